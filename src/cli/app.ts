@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import {
+  demoConfig,
+  loadConfigFile,
+  resolveConfigPath,
+  resolveDataDir,
+  type CarteConfig,
+  type LoadResult,
+} from '../config/index.js';
+import { CarteError } from '../errors.js';
+import { Gateway, openStore, serversFromConfig, type Logger } from '../gateway/index.js';
+import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js';
+import { formatProblem } from './output.js';
+
+/** Flags every command accepts. */
+export interface GlobalFlags {
+  config?: string;
+  dataDir?: string;
+  logLevel?: string;
+}
+
+export interface LoadedConfig {
+  config: CarteConfig;
+  path: string;
+  source: 'flag' | 'env' | 'cwd' | 'demo';
+  dataDir: string;
+  warnings: LoadResult['warnings'];
+}
+
+/** The data dir and config the flags and environment select (the only place that reads them). */
+export function loadConfig(flags: GlobalFlags): LoadedConfig {
+  const env = process.env;
+  const dataDir = resolveDataDir({
+    ...opt('flag', flags.dataDir),
+    env,
+    platform: process.platform,
+    home: homedir(),
+  });
+  const { path, source } = resolveConfigPath({ ...opt('flag', flags.config), env, cwd: process.cwd() });
+  if (source === 'demo') {
+    mkdirSync(join(dataDir, 'sandbox'), { recursive: true });
+    return { config: demoConfig(dataDir), path, source, dataDir, warnings: [] };
+  }
+  const result = loadConfigFile(path, { env, dataDir });
+  if (!result.ok || !result.config) {
+    const lines = result.errors.map(formatProblem);
+    throw new CarteError(
+      'bad_config',
+      `config ${path} has ${lines.length} problem${lines.length === 1 ? '' : 's'}:\n${lines.join('\n')}`,
+      {
+        details: { problems: result.errors },
+      },
+    );
+  }
+  return { config: result.config, path, source, dataDir, warnings: result.warnings };
+}
+
+export interface App extends LoadedConfig {
+  gateway: Gateway;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** Loads the config, opens the store under the data dir and builds the gateway. */
+export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): App {
+  const logger = createLogger(logLevel(flags.logLevel ?? process.env.CARTE_LOG_LEVEL, defaultLevel));
+  const loaded = loadConfig(flags);
+  for (const w of loaded.warnings) logger.warn(`${loaded.path}: ${formatProblem(w)}`);
+  const store = openStore(join(loaded.dataDir, 'carte.db'));
+  const gateway = new Gateway({
+    servers: serversFromConfig(loaded.config),
+    store,
+    logger,
+    limits: { maxSchemaBytes: loaded.config.limits.maxSchemaBytes },
+  });
+  return {
+    ...loaded,
+    gateway,
+    logger,
+    close: async () => {
+      await gateway.close();
+      store.close();
+    },
+  };
+}
+
+function logLevel(value: string | undefined, fallback: LogLevel): LogLevel {
+  if (value === undefined || value === '') return fallback;
+  if ((LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
+  throw new CarteError('bad_input', `log level "${value}" is not one of ${LOG_LEVELS.join(', ')}`);
+}
+
+function opt<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}

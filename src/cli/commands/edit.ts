@@ -1,0 +1,97 @@
+import type { CAC } from 'cac';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { addServerToFile, removeServerFromFile, resolveConfigPath } from '../../config/index.js';
+import { CarteError } from '../../errors.js';
+import { openApp, type GlobalFlags } from '../app.js';
+import { parsePairs } from '../flags.js';
+import { note, out } from '../output.js';
+import { syncWithProgress } from './sync.js';
+
+interface AddFlags extends GlobalFlags {
+  env?: string | string[];
+  url?: string;
+  header?: string | string[];
+  transport?: string;
+  '--'?: string[];
+}
+
+/** The config file `add`/`remove` edit; with no file yet, `./carte.yaml` is created. */
+function editablePath(flags: GlobalFlags): string {
+  const { path, source } = resolveConfigPath({
+    ...(flags.config ? { flag: flags.config } : {}),
+    env: process.env,
+    cwd: process.cwd(),
+  });
+  if (source !== 'demo') return path;
+  const created = resolve(process.cwd(), 'carte.yaml');
+  note(`no config file yet: creating ${created} (the bundled demo servers are not in it)`);
+  return created;
+}
+
+/** `carte add <id> -- <command> [args...]` or `carte add <id> --url URL`: save, then discover at once. */
+export function registerAdd(cli: CAC): void {
+  cli
+    .command('add <id>', 'Add a server to the config file and discover its tools')
+    .usage('add <id> [--env K=V ...] -- <command> [args...]  |  add <id> --url URL [--header K=V ...]')
+    .option('--env <pair>', 'Environment variable for a stdio server (repeatable)')
+    .option('--url <url>', 'Remote server URL')
+    .option('--header <pair>', 'HTTP header for a remote server (repeatable)')
+    .option('--transport <kind>', 'streamable-http or sse (default: try both)')
+    .action(async (id: string, flags: AddFlags) => {
+      const command = flags['--'] ?? [];
+      if (flags.url && command.length)
+        throw new CarteError('bad_input', 'give either --url or "-- <command>", not both');
+      if (!flags.url && !command.length)
+        throw new CarteError('bad_input', `server "${id}" needs a command after "--" or a --url`);
+      if (flags.transport && flags.transport !== 'sse' && flags.transport !== 'streamable-http') {
+        throw new CarteError(
+          'bad_input',
+          `--transport must be streamable-http or sse, not "${flags.transport}"`,
+        );
+      }
+      const path = editablePath(flags);
+      const server = flags.url
+        ? {
+            url: flags.url,
+            headers: parsePairs('--header', flags.header),
+            ...(flags.transport ? { transport: flags.transport as 'sse' | 'streamable-http' } : {}),
+          }
+        : { command: command[0]!, args: command.slice(1), env: parsePairs('--env', flags.env) };
+      addServerToFile(path, id, server);
+      note(`added server "${id}" to ${path}`);
+      const app = openApp({ ...flags, config: path });
+      try {
+        const [report] = await syncWithProgress(app.gateway, { server: id });
+        if (report?.status === 'failed') {
+          throw new CarteError(
+            'upstream_unavailable',
+            `server "${id}" is saved but its discovery failed: ${report.error ?? 'unknown error'}`,
+          );
+        }
+        out(`${id}: ${report?.toolCount ?? 0} tools`);
+      } finally {
+        await app.close();
+      }
+    });
+}
+
+/** `carte remove <id>`: drop a server from the config file (its cached tools go with it). */
+export function registerRemove(cli: CAC): void {
+  cli
+    .command('remove <id>', 'Remove a server from the config file')
+    .action(async (id: string, flags: GlobalFlags) => {
+      const { path, source } = resolveConfigPath({
+        ...(flags.config ? { flag: flags.config } : {}),
+        env: process.env,
+        cwd: process.cwd(),
+      });
+      if (source === 'demo' || !existsSync(path))
+        throw new CarteError('bad_input', 'there is no config file to remove a server from');
+      if (!removeServerFromFile(path, id))
+        throw new CarteError('unknown_server', `unknown server "${id}" in ${path}`);
+      const app = openApp({ ...flags, config: path }); // opening the gateway prunes the removed server's tools
+      await app.close();
+      out(`removed server "${id}" from ${path}`);
+    });
+}

@@ -1,0 +1,59 @@
+import type { CAC } from 'cac';
+import { fileURLToPath } from 'node:url';
+import { serveMcpStdio } from '../../mcp/index.js';
+import { openApp, type App, type GlobalFlags } from '../app.js';
+import { note } from '../output.js';
+import { syncWithProgress } from './sync.js';
+
+/** `carte serve`: sync what was never discovered, say how to connect, then serve MCP on stdio. */
+export function registerServe(cli: CAC): void {
+  cli
+    .command('serve', 'Serve the gateway over MCP on stdio')
+    .option('--no-sync', 'Skip the start-up sync of servers never discovered')
+    .action(async (flags: GlobalFlags & { sync?: boolean }) => {
+      const app = openApp(flags, 'info');
+      if (flags.sync !== false) await syncWithProgress(app.gateway, { onlyStale: true });
+      printConnectHelp(app);
+      const handle = serveMcpStdio(app.gateway, (err) => app.logger.warn(`mcp: ${err.message}`));
+      // Resolves when the client goes away or a signal arrives; the CLI then exits.
+      await new Promise<void>((resolve) => {
+        let closing = false;
+        const shutdown = (code: number) => {
+          if (closing) return;
+          closing = true;
+          process.exitCode = code;
+          void handle
+            .close()
+            .catch(() => undefined)
+            .then(() => app.close())
+            .finally(resolve);
+        };
+        process.stdin.once('end', () => shutdown(0));
+        process.stdin.once('close', () => shutdown(0));
+        process.once('SIGINT', () => shutdown(130));
+        process.once('SIGTERM', () => shutdown(143));
+      });
+    });
+}
+
+function printConnectHelp(app: App): void {
+  const servers = app.gateway.listServers({ projectId: 'default', scopes: ['*'] });
+  const tools = servers.reduce((n, s) => n + s.toolCount, 0);
+  const bin = fileURLToPath(new URL('../../../bin/carte.js', import.meta.url));
+  const args = [bin, 'serve', ...(app.source === 'demo' ? [] : ['--config', app.path])];
+  const snippet = { mcpServers: { carte: { command: process.execPath, args } } };
+  const carte = `node ${bin}`;
+  note(
+    [
+      '',
+      `Carte serves ${tools} tools from ${servers.length} servers (config: ${app.source === 'demo' ? 'bundled demo' : app.path}; data: ${app.dataDir}).`,
+      'Connect a client (Claude Desktop, Cursor) with this in its mcpServers config:',
+      JSON.stringify(snippet, null, 2),
+      'Try it from a shell:',
+      `  ${carte} search "add two numbers"`,
+      `  ${carte} call everything/echo --args '{"message":"hello"}'`,
+      'Serving MCP on stdio now (Ctrl-C to stop).',
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,60 @@
+import { cac } from 'cac';
+import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
+import { registerCall } from './commands/call.js';
+import { registerConfig } from './commands/config.js';
+import { registerDescribe } from './commands/describe.js';
+import { registerAdd, registerRemove } from './commands/edit.js';
+import { registerSearch } from './commands/search.js';
+import { registerServe } from './commands/serve.js';
+import { registerServers } from './commands/servers.js';
+import { registerSync } from './commands/sync.js';
+
+/** The CLI entry: parses argv, runs one command, and maps errors to exit codes in one place. */
+export async function main(argv: string[]): Promise<void> {
+  const cli = cac('carte');
+  cli.option(
+    '--config <file>',
+    'Config file (default: $CARTE_CONFIG, ./carte.yaml, ./carte.json, the bundled demo)',
+  );
+  cli.option('--data-dir <dir>', 'Data directory (default: $CARTE_DATA_DIR or the user data dir)');
+  cli.option('--log-level <level>', 'debug, info, warn, error or silent (default: $CARTE_LOG_LEVEL or warn)');
+  for (const register of [
+    registerServe,
+    registerServers,
+    registerSync,
+    registerSearch,
+    registerDescribe,
+    registerCall,
+    registerConfig,
+    registerAdd,
+    registerRemove,
+  ]) {
+    register(cli);
+  }
+  cli.help();
+  cli.version('0.1.0');
+  try {
+    cli.parse(['node', 'carte', ...argv], { run: false });
+    if (!cli.matchedCommand) {
+      if (cli.args.length > 0)
+        throw new CarteError('bad_input', `unknown command "${cli.args[0]}"; run carte --help`);
+      if (!cli.options.help && !cli.options.version) cli.outputHelp();
+      return;
+    }
+    await cli.runMatchedCommand();
+  } catch (err) {
+    process.exitCode = report(err);
+  }
+}
+
+function report(err: unknown): number {
+  // cac throws plain Errors for usage mistakes (unknown option, missing argument).
+  const e =
+    err instanceof Error && err.name === 'CACError'
+      ? new CarteError('bad_input', err.message)
+      : toCarteError(err);
+  process.stderr.write(`carte: ${e.message}\n`);
+  if (e.code === 'internal')
+    process.stderr.write(`${String((e.cause as Error | undefined)?.stack ?? e.stack)}\n`);
+  return ERROR_CODES[e.code].exit;
+}

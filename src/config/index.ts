@@ -1,0 +1,25 @@
+/** The config module: reads Carte, Claude Desktop / Cursor and VS Code config files into one validated, env-expanded CarteConfig. */
+export {
+  ConfigSchema,
+  LimitsSchema,
+  RemoteServerSchema,
+  SearchSchema,
+  SERVER_ID_PATTERN,
+  ServerSchema,
+  StdioServerSchema,
+} from './schema.js';
+export type { CarteConfig, RemoteServerConfig, ServerConfig, StdioServerConfig } from './schema.js';
+export type { Problem } from './problems.js';
+export type { ConfigFormat } from './detect-format.js';
+export { loadConfigFile, parseConfigText } from './load.js';
+export type { LoadOptions, LoadResult } from './load.js';
+export { CONFIG_FILE_NAMES, resolveConfigPath, resolveDataDir } from './paths.js';
+export type { ConfigSource } from './paths.js';
+export { DEMO_PACKAGES, demoConfig, demoPackageEntry } from './demo.js';
+export { serverConfigHash } from './hash.js';
+export { describeServerTarget } from './describe-target.js';
+export type { ServerTargetInput } from './describe-target.js';
+export { addServerToFile, removeServerFromFile } from './edit-file.js';
+export type { ServerInput } from './server-input.js';
+export { isServerId, normaliseServerId } from './server-ids.js';
+export { configJsonSchema } from './json-schema.js';

@@ -1,0 +1,71 @@
+import { extname } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { parseJsonc } from './parse-json.js';
+import type { Problems } from './problems.js';
+
+export type Syntax = 'yaml' | 'json';
+
+const SYNTAX_BY_EXTENSION: Record<string, Syntax> = { '.yaml': 'yaml', '.yml': 'yaml', '.json': 'json' };
+
+/** YAML or JSON by the file's extension, or undefined for any other extension. */
+export function syntaxOf(path: string): Syntax | undefined {
+  const ext = extname(path).toLowerCase();
+  return Object.hasOwn(SYNTAX_BY_EXTENSION, ext) ? SYNTAX_BY_EXTENSION[ext] : undefined;
+}
+
+/** Parses config text into plain data; syntax errors become problems with line and column. */
+export function parseText(text: string, path: string, out: Problems): { ok: boolean; value: unknown } {
+  const syntax = syntaxOf(path);
+  if (syntax === undefined) {
+    const ext = extname(path) || '(none)';
+    out.error([], `unsupported config file extension ${JSON.stringify(ext)}; use .yaml, .yml or .json`);
+    return { ok: false, value: undefined };
+  }
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  return syntax === 'json' ? parseJsonText(body, out) : parseYamlText(body, out);
+}
+
+function parseJsonText(text: string, out: Problems): { ok: boolean; value: unknown } {
+  const result = parseJsonc(text);
+  if (result.ok) return result;
+  const { line, col } = lineAndColumn(text, result.offset);
+  out.error([], `invalid JSON at line ${line}, column ${col}: ${result.message}`);
+  return { ok: false, value: undefined };
+}
+
+function parseYamlText(text: string, out: Problems): { ok: boolean; value: unknown } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const where = (offset: number): string => {
+    const { line, col } = lineCounter.linePos(offset);
+    return `line ${line}, column ${col}`;
+  };
+  for (const w of doc.warnings) out.warn([], `YAML warning at ${where(w.pos[0])}: ${w.message}`);
+  for (const e of doc.errors) {
+    const message =
+      e.code === 'DUPLICATE_KEY'
+        ? `duplicate key ${JSON.stringify(unquote(text.slice(e.pos[0], e.pos[1])))} at ${where(e.pos[0])}`
+        : `invalid YAML at ${where(e.pos[0])}: ${e.message}`;
+    out.error([], message);
+  }
+  if (doc.errors.length > 0) return { ok: false, value: undefined };
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) };
+  } catch (err) {
+    // Unresolved or runaway aliases only surface when the document is turned into data.
+    out.error([], `invalid YAML: ${err instanceof Error ? err.message : String(err)}`);
+    return { ok: false, value: undefined };
+  }
+}
+
+function unquote(key: string): string {
+  const k = key.trim();
+  return /^(["']).*\1$/s.test(k) ? k.slice(1, -1) : k;
+}
+
+/** 1-based line and column of an offset. */
+export function lineAndColumn(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, col: offset - before.lastIndexOf('\n') };
+}

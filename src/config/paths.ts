@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { join, posix, resolve, win32 } from 'node:path';
+
+type Env = Record<string, string | undefined>;
+
+/** Where the config came from; 'demo' means no file was found and the bundled demo applies. */
+export type ConfigSource = 'flag' | 'env' | 'cwd' | 'demo';
+
+/** File names looked for in the working directory, in order. */
+export const CONFIG_FILE_NAMES = ['carte.yaml', 'carte.json'] as const;
+
+/**
+ * The config file to load: `--config`, then `CARTE_CONFIG`, then `carte.yaml` or `carte.json` in
+ * `cwd` (the first that exists), else 'demo', whose path is where `carte add` would create one.
+ * Relative paths are taken from `cwd`; the file is not checked for the flag and variable.
+ */
+export function resolveConfigPath(opts: { flag?: string; env: Env; cwd: string }): {
+  path: string;
+  source: ConfigSource;
+} {
+  if (nonEmpty(opts.flag)) return { path: resolve(opts.cwd, opts.flag), source: 'flag' };
+  const fromEnv = opts.env.CARTE_CONFIG;
+  if (nonEmpty(fromEnv)) return { path: resolve(opts.cwd, fromEnv), source: 'env' };
+  for (const name of CONFIG_FILE_NAMES) {
+    const path = join(opts.cwd, name);
+    if (existsSync(path)) return { path, source: 'cwd' };
+  }
+  return { path: join(opts.cwd, CONFIG_FILE_NAMES[0]), source: 'demo' };
+}
+
+/**
+ * Where Carte keeps its data (the store, the demo's files): `--data-dir`, then `CARTE_DATA_DIR`,
+ * then the platform's place: `$XDG_DATA_HOME/carte` or `~/.local/share/carte` on Linux and other
+ * Unixes, `~/Library/Application Support/carte` on macOS, `%LOCALAPPDATA%\carte` on Windows.
+ */
+export function resolveDataDir(opts: {
+  flag?: string;
+  env: Env;
+  platform: NodeJS.Platform;
+  home: string;
+}): string {
+  if (nonEmpty(opts.flag)) return opts.flag;
+  const { env, home } = opts;
+  if (nonEmpty(env.CARTE_DATA_DIR)) return env.CARTE_DATA_DIR;
+  if (opts.platform === 'win32') {
+    const local = nonEmpty(env.LOCALAPPDATA) ? env.LOCALAPPDATA : win32.join(home, 'AppData', 'Local');
+    return win32.join(local, 'carte');
+  }
+  if (opts.platform === 'darwin') return posix.join(home, 'Library', 'Application Support', 'carte');
+  // The XDG spec says to ignore a relative XDG_DATA_HOME.
+  const xdg = env.XDG_DATA_HOME;
+  if (nonEmpty(xdg) && posix.isAbsolute(xdg)) return posix.join(xdg, 'carte');
+  return posix.join(home, '.local', 'share', 'carte');
+}
+
+function nonEmpty(value: string | undefined): value is string {
+  return value !== undefined && value !== '';
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/** Server ids: lower-case letters, digits, `-` and `_`, starting with a letter or digit. */
+export const SERVER_ID_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** Longest timer Node honours: setTimeout fires at once past 2^31-1 ms, so cap at one day. */
+const MAX_TIMEOUT_MS = 86_400_000;
+
+const TEMPLATES = 'May use ${env:NAME} and ${dataDir}.';
+
+const commonServerShape = {
+  enabled: z
+    .boolean()
+    .default(true)
+    .describe('Whether Carte connects to this server; false keeps it listed but off.'),
+  timeoutMs: z
+    .int()
+    .positive()
+    .max(MAX_TIMEOUT_MS)
+    .default(60_000)
+    .describe('How long one tool call may run, in milliseconds, before it fails with a timeout.'),
+  discoveryTimeoutMs: z
+    .int()
+    .positive()
+    .max(MAX_TIMEOUT_MS)
+    .default(30_000)
+    .describe('How long connecting and listing tools may take, in milliseconds.'),
+  description: z
+    .string()
+    .optional()
+    .describe(
+      'What this server is for, in a few words; shown in listings. No default: listings use the target.',
+    ),
+};
+
+/** The keys of a stdio server as written, before Carte adds `kind`. */
+export const StdioServerObject = z
+  .strictObject({
+    command: z.string().min(1).describe(`Program to start, found on PATH or given as a path. ${TEMPLATES}`),
+    args: z.array(z.string()).default([]).describe(`Arguments passed to the program. ${TEMPLATES}`),
+    env: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe(`Extra environment variables for the program; keep secrets out of the file. ${TEMPLATES}`),
+    cwd: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(`Working directory; relative paths are taken from the config file's folder. ${TEMPLATES}`),
+    ...commonServerShape,
+  })
+  .describe('A server Carte starts as a child process and talks to over stdin/stdout.');
+
+/** The keys of a remote server as written, before Carte adds `kind`. */
+export const RemoteServerObject = z
+  .strictObject({
+    url: z.string().min(1).describe('The MCP endpoint, http:// or https://. May use ${env:NAME}.'),
+    headers: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe('HTTP headers sent with every request; keep secrets out of the file with ${env:NAME}.'),
+    transport: z
+      .enum(['streamable-http', 'sse'])
+      .optional()
+      .describe('Which HTTP transport to use; omit it to try Streamable HTTP and fall back to SSE.'),
+    ...commonServerShape,
+  })
+  .describe('A server Carte reaches over HTTP (Streamable HTTP or the older SSE transport).');
+
+/** A stdio server, tagged `kind: 'stdio'` so code can switch on it. */
+export const StdioServerSchema = StdioServerObject.transform((s) => ({ kind: 'stdio' as const, ...s }));
+
+/** A remote server, tagged `kind: 'remote'` so code can switch on it. */
+export const RemoteServerSchema = RemoteServerObject.transform((s) => ({ kind: 'remote' as const, ...s }));
+
+/** One upstream server: exactly one of `command` (stdio) or `url` (remote). */
+export const ServerSchema = z
+  .union([StdioServerSchema, RemoteServerSchema])
+  .describe('One upstream MCP server: give either "command" (stdio) or "url" (remote).');
+
+export const SearchSchema = z
+  .strictObject({
+    strategy: z
+      .enum(['lexical', 'hybrid', 'remote'])
+      .default('lexical')
+      .describe(
+        'How search_tools ranks tools: lexical (BM25 over names and descriptions), hybrid (lexical fused with embeddings) or remote (a search service).',
+      ),
+  })
+  .describe('How tools are found.');
+
+export const LimitsSchema = z
+  .strictObject({
+    maxSchemaBytes: z
+      .int()
+      .min(1024)
+      .max(16 * 1024 * 1024)
+      .default(65_536)
+      .describe(
+        'Largest tool input or output schema, in bytes of JSON, stored whole; bigger ones are stored reduced.',
+      ),
+  })
+  .describe('Bounds that protect the gateway and its callers from oversized upstream data.');
+
+/** The whole config file in Carte's own format: the source of the config types. */
+export const ConfigSchema = z
+  .strictObject({
+    $schema: z
+      .string()
+      .optional()
+      .describe('Path or URL of this JSON Schema, for editor completion; Carte ignores it.'),
+    servers: z
+      .record(z.string().regex(SERVER_ID_PATTERN), ServerSchema)
+      .default({})
+      .describe('The upstream MCP servers, by id. Ids use a-z, 0-9, "-" and "_" and prefix tool names.'),
+    search: SearchSchema.prefault({}),
+    limits: LimitsSchema.prefault({}),
+  })
+  .describe('Carte configuration: the upstream MCP servers to gather, and how to search them.');
+
+export type CarteConfig = z.output<typeof ConfigSchema>;
+export type ServerConfig = CarteConfig['servers'][string];
+export type StdioServerConfig = Extract<ServerConfig, { kind: 'stdio' }>;
+export type RemoteServerConfig = Extract<ServerConfig, { kind: 'remote' }>;

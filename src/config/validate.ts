@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+import { rememberAsWritten } from './describe-target.js';
+import { didYouMean } from './did-you-mean.js';
+import { reportIssues } from './issues.js';
+import { describeValue, isRecord, type Problems } from './problems.js';
+import { resolveServer } from './resolve-server.js';
+import { ConfigSchema, LimitsSchema, SearchSchema, type CarteConfig, type ServerConfig } from './schema.js';
+import { badIdMessage, isServerId } from './server-ids.js';
+import { validateServer } from './validate-server.js';
+
+export interface ValidateOptions {
+  env: Record<string, string | undefined>;
+  dataDir?: string;
+  /** Absolute folder of the config file, for relative `cwd`. */
+  configDir?: string;
+  /** Set for foreign formats: ids are already normalised; maps each id to the id as written. */
+  writtenIds?: ReadonlyMap<string, string>;
+}
+
+const TOP_KEYS = Object.keys(ConfigSchema.shape);
+
+/**
+ * Checks a document in Carte's format and expands its variables. Every problem is reported in
+ * one pass (structure first, then variables of the servers that are well formed).
+ */
+export function validateConfig(
+  value: unknown,
+  opts: ValidateOptions,
+  out: Problems,
+): CarteConfig | undefined {
+  const start = out.errors.length;
+  // An empty YAML file (or `servers:` with nothing under it) reads as null: nothing configured.
+  const doc = value ?? {};
+  if (!isRecord(doc)) {
+    out.error([], `expected an object with "servers", got ${describeValue(doc)}`);
+    return undefined;
+  }
+  for (const key of Object.keys(doc).filter((k) => !TOP_KEYS.includes(k))) {
+    out.error([key], `unknown key ${JSON.stringify(key)}${didYouMean(key, TOP_KEYS)}`);
+  }
+  if (doc.$schema !== undefined && typeof doc.$schema !== 'string') {
+    out.error(['$schema'], `expected a string, got ${describeValue(doc.$schema)}`);
+  }
+  const written = checkServers(doc.servers, opts.writtenIds === undefined, out);
+  const search = checkSection(SearchSchema, 'search', doc.search, out);
+  const limits = checkSection(LimitsSchema, 'limits', doc.limits, out);
+  const servers: Record<string, ServerConfig> = {};
+  for (const [id, server] of written) {
+    const ctx = { ...opts, server: opts.writtenIds?.get(id) ?? id };
+    const resolved = resolveServer(server, ['servers', id], ctx, out);
+    if (resolved === undefined) continue;
+    rememberAsWritten(resolved, server, opts.dataDir);
+    servers[id] = resolved;
+  }
+  if (out.errors.length > start || search === undefined || limits === undefined) return undefined;
+  const $schema = typeof doc.$schema === 'string' ? { $schema: doc.$schema } : {};
+  return { ...$schema, servers, search, limits };
+}
+
+function checkServers(value: unknown, checkIds: boolean, out: Problems): [string, ServerConfig][] {
+  if (value === undefined || value === null) return [];
+  if (!isRecord(value)) {
+    out.error(['servers'], `expected an object of servers by id, got ${describeValue(value)}`);
+    return [];
+  }
+  const servers: [string, ServerConfig][] = [];
+  for (const [id, raw] of Object.entries(value)) {
+    const idOk = !checkIds || isServerId(id);
+    if (!idOk) out.error(['servers', id], badIdMessage(id));
+    const server = validateServer(raw, ['servers', id], out);
+    if (idOk && server !== undefined) servers.push([id, server]);
+  }
+  return servers;
+}
+
+type Section = typeof SearchSchema | typeof LimitsSchema;
+
+function checkSection<S extends Section>(schema: S, key: string, value: unknown, out: Problems) {
+  const result = schema.safeParse(value ?? {}, { reportInput: true });
+  if (result.success) return result.data as z.output<S>;
+  reportIssues(result.error.issues, { prefix: [key], knownKeys: Object.keys(schema.shape) }, out);
+  return undefined;
+}

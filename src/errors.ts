@@ -1,0 +1,67 @@
+/**
+ * The one error model: CarteError carries a code from ERROR_CODES, and each face maps the code
+ * to its own status (HTTP status, JSON-RPC code, CLI exit code) in exactly one place.
+ */
+
+/** Every gateway failure code, with how each face reports it. Exit codes follow sysexits.h. */
+export const ERROR_CODES = {
+  /** A config file is malformed, has unknown keys or breaks a cross-field rule. */
+  bad_config: { http: 400, jsonrpc: -32602, exit: 78 },
+  /** A caller passed a bad value (arguments that violate a schema, a bad flag, bad JSON). */
+  bad_input: { http: 400, jsonrpc: -32602, exit: 64 },
+  /** No tool with that key is in the catalog. */
+  unknown_tool: { http: 404, jsonrpc: -32602, exit: 65 },
+  /** No server with that id is configured. */
+  unknown_server: { http: 404, jsonrpc: -32602, exit: 65 },
+  /** The server is configured but disabled. */
+  server_disabled: { http: 409, jsonrpc: -32001, exit: 69 },
+  /** The upstream could not be started, its discovery failed, or it went away. */
+  upstream_unavailable: { http: 502, jsonrpc: -32002, exit: 69 },
+  /** The upstream answered a request with a protocol error. */
+  upstream_error: { http: 502, jsonrpc: -32003, exit: 69 },
+  /** An upstream did not answer in time. */
+  timeout: { http: 504, jsonrpc: -32004, exit: 75 },
+  /** The caller cancelled the request. */
+  cancelled: { http: 499, jsonrpc: -32800, exit: 130 },
+  /** The caller may not do this (projects and tokens come with the trust issue). */
+  denied: { http: 403, jsonrpc: -32005, exit: 77 },
+  /** The store could not be opened or written (locked, corrupt, newer schema). */
+  store: { http: 500, jsonrpc: -32006, exit: 74 },
+  /** A bug: an invariant broke. The message says so and the stack is printed. */
+  internal: { http: 500, jsonrpc: -32603, exit: 70 },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface CarteErrorOptions {
+  cause?: unknown;
+  /** Machine-readable extras (e.g. the list of schema violations, candidate keys). */
+  details?: Record<string, unknown>;
+}
+
+/** The gateway's own failure. An upstream tool's `isError` result is not one: it passes through. */
+export class CarteError extends Error {
+  override readonly name = 'CarteError';
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: CarteErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = options.details;
+  }
+}
+
+/** Turns anything thrown into a CarteError; unknown throwables become `internal` (a bug). */
+export function toCarteError(err: unknown): CarteError {
+  if (err instanceof CarteError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new CarteError('internal', `internal error (a bug): ${message}`, { cause: err });
+}
+
+/** Quotes a value for an error message: JSON string form, cut to a readable length. */
+export function quote(value: unknown, max = 80): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return JSON.stringify(cut);
+}

@@ -1,0 +1,34 @@
+import {
+  describeServerTarget,
+  serverConfigHash,
+  type CarteConfig,
+  type ServerConfig,
+} from '../config/index.js';
+import type { UpstreamTarget } from '../upstream/index.js';
+import type { GatewayServer } from './types.js';
+
+/** The gateway's view of each configured server (resolved values; display strings masked). */
+export function serversFromConfig(config: CarteConfig): GatewayServer[] {
+  return Object.entries(config.servers).map(([id, s]) => ({
+    id,
+    enabled: s.enabled,
+    timeoutMs: s.timeoutMs,
+    discoveryTimeoutMs: s.discoveryTimeoutMs,
+    configHash: serverConfigHash(s),
+    target: toTarget(s),
+    display: describeServerTarget(id, s),
+    ...(s.description ? { description: s.description } : {}),
+  }));
+}
+
+function toTarget(s: ServerConfig): UpstreamTarget {
+  if (s.kind === 'stdio') {
+    return { kind: 'stdio', command: s.command, args: s.args, env: s.env, ...(s.cwd ? { cwd: s.cwd } : {}) };
+  }
+  return {
+    kind: 'remote',
+    url: s.url,
+    headers: s.headers,
+    ...(s.transport ? { transport: s.transport } : {}),
+  };
+}

@@ -1,0 +1,253 @@
+import { closestKeys, RECORD_DEFAULTS, type RecordLimits, type SyncReport } from '../catalog/index.js';
+import { CarteError } from '../errors.js';
+import type { Store, ToolRow } from '../store/index.js';
+import type { Logger } from '../upstream/index.js';
+import { pageTools } from './browse.js';
+import { CatalogView } from './catalog-view.js';
+import type { CallerContext } from './context.js';
+import { summarize } from './summary.js';
+import type {
+  BrowseResult,
+  CallOutcome,
+  CallRequest,
+  GatewayServer,
+  SearchResult,
+  ServerSummary,
+  ToolDetail,
+} from './types.js';
+import { Upstreams } from './upstreams.js';
+import { validateArguments } from './validate.js';
+
+export interface GatewayOptions {
+  servers: readonly GatewayServer[];
+  store: Store;
+  logger: Logger;
+  limits?: RecordLimits;
+}
+
+export interface SearchRequest {
+  limit?: number;
+  server?: string;
+}
+
+/** The facade every face calls: search, browse, describe, call, sync. */
+export class Gateway {
+  private readonly servers: Map<string, GatewayServer>;
+  readonly upstreams: Upstreams;
+  private readonly view: CatalogView;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly options: GatewayOptions) {
+    this.servers = new Map(options.servers.map((s) => [s.id, s]));
+    const { store } = options;
+    store.servers.pruneExcept([...this.servers.keys()]);
+    for (const s of options.servers) store.servers.reconcileConfig(s.id, s.configHash);
+    this.upstreams = new Upstreams(store, options.logger, options.limits ?? RECORD_DEFAULTS, () =>
+      this.catalogChanged(),
+    );
+    this.view = new CatalogView(
+      store,
+      () => new Set(options.servers.filter((s) => s.enabled).map((s) => s.id)),
+      () =>
+        new Map(
+          store.servers.list().flatMap((r) => {
+            const d = this.servers.get(r.id)?.description ?? r.instructions;
+            return d ? [[r.id, d] as const] : [];
+          }),
+        ),
+    );
+  }
+
+  /** Called after every catalog change (the MCP face sends `list_changed` to nobody: its tools are fixed). */
+  onCatalogChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  listServers(_ctx: CallerContext): ServerSummary[] {
+    return [...this.servers.values()].map((s) => this.summary(s));
+  }
+
+  /** Discovers the given server (or every enabled one, in parallel) and reports each as it ends. */
+  async sync(
+    _ctx: CallerContext,
+    opts: {
+      server?: string;
+      onlyStale?: boolean;
+      onReport?: (r: SyncReport) => void;
+      onStart?: (id: string) => void;
+    } = {},
+  ): Promise<SyncReport[]> {
+    const targets = opts.server
+      ? [this.server(opts.server)]
+      : [...this.servers.values()].filter((s) => s.enabled);
+    const stale = (s: GatewayServer) => this.options.store.servers.get(s.id)?.status !== 'success';
+    const chosen = opts.onlyStale ? targets.filter(stale) : targets;
+    if (opts.server && !chosen[0]?.enabled) throw disabled(opts.server);
+    return Promise.all(
+      chosen.map(async (s) => {
+        opts.onStart?.(s.id);
+        const report = await this.upstreams.sync(s);
+        opts.onReport?.(report);
+        return report;
+      }),
+    );
+  }
+
+  searchTools(_ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
+    if (req.server !== undefined) this.server(req.server);
+    const hits = this.view.searchIndex().search(query, {
+      ...(req.limit ? { limit: req.limit } : {}),
+      ...(req.server ? { server: req.server } : {}),
+    });
+    return hits.flatMap((h) => {
+      const t = this.view.row(h.key);
+      if (!t) return [];
+      return [
+        {
+          key: t.key,
+          server: t.serverId,
+          name: t.name,
+          ...(t.title ? { title: t.title } : {}),
+          summary: summarize(t.description),
+          relevance: round(h.relevance),
+        },
+      ];
+    });
+  }
+
+  browseTools(_ctx: CallerContext, req: { server?: string; cursor?: string } = {}): BrowseResult {
+    if (!req.server) return { kind: 'servers', servers: this.listServers(_ctx) };
+    const s = this.server(req.server);
+    const rows = this.options.store.tools.listByServer(s.id);
+    return {
+      kind: 'tools',
+      server: s.id,
+      status: this.summary(s).status,
+      total: rows.length,
+      ...pageTools(s.id, rows, req.cursor),
+    };
+  }
+
+  describeTool(_ctx: CallerContext, key: string): ToolDetail {
+    const t = this.tool(key);
+    const status = this.summary(this.server(t.serverId)).status;
+    return {
+      key: t.key,
+      server: t.serverId,
+      name: t.name,
+      ...(t.title ? { title: t.title } : {}),
+      ...(t.description ? { description: t.description } : {}),
+      inputSchema: t.inputSchema ?? { type: 'object' },
+      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+      ...(t.execution ? { execution: t.execution } : {}),
+      ...(t.icons ? { icons: t.icons } : {}),
+      ...(t.meta ? { _meta: t.meta } : {}),
+      ...(t.schemaTruncatedFrom ? { schemaTruncatedFromBytes: t.schemaTruncatedFrom } : {}),
+      serverStatus: status,
+      firstSeenAt: t.firstSeenAt,
+      lastSeenAt: t.lastSeenAt,
+    };
+  }
+
+  /** Validates the arguments, then calls the upstream tool and returns its result verbatim. */
+  async callTool(
+    _ctx: CallerContext,
+    key: string,
+    args: unknown,
+    req: CallRequest = {},
+  ): Promise<CallOutcome> {
+    const t = this.tool(key);
+    const s = this.server(t.serverId);
+    if (!s.enabled) throw disabled(s.id);
+    const argv = checkArgumentsObject(key, args);
+    if (!t.schemaTruncatedFrom) validateArguments(key, t.contentHash, t.inputSchema, argv);
+    const conn = await this.upstreams.connection(s);
+    return conn.callTool(t.name, argv, {
+      timeoutMs: s.timeoutMs,
+      ...(req.signal ? { signal: req.signal } : {}),
+      ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+      ...(req.meta ? { meta: req.meta } : {}),
+    });
+  }
+
+  /** The configured server, or a clear error naming the unknown id. */
+  server(id: string): GatewayServer {
+    const s = this.servers.get(id);
+    if (s) return s;
+    const near = closestKeys(id, [...this.servers.keys()], 1);
+    throw new CarteError(
+      'unknown_server',
+      `unknown server "${id}"${near[0] ? `; did you mean "${near[0]}"?` : ''}`,
+    );
+  }
+
+  serverList(): GatewayServer[] {
+    return [...this.servers.values()];
+  }
+
+  async close(): Promise<void> {
+    await this.upstreams.close();
+  }
+
+  private tool(key: string): ToolRow {
+    const t = typeof key === 'string' ? this.options.store.tools.get(key) : undefined;
+    if (t && this.servers.has(t.serverId)) return t;
+    const serverId = String(key).split('/')[0] ?? '';
+    const row = this.servers.has(serverId) ? this.options.store.servers.get(serverId) : undefined;
+    if (row && row.status !== 'success' && row.toolCount === 0) {
+      const why =
+        row.status === 'failed'
+          ? `its discovery failed: ${row.lastError ?? 'unknown error'}`
+          : 'it has not been discovered yet; run `carte sync`';
+      throw new CarteError(
+        'unknown_tool',
+        `unknown tool "${String(key)}": server "${serverId}" has no tools in the catalog because ${why}`,
+      );
+    }
+    const near = closestKeys(String(key), this.options.store.tools.listKeys());
+    const hint = near.length ? `; did you mean ${near.map((k) => `"${k}"`).join(' or ')}?` : '';
+    throw new CarteError('unknown_tool', `unknown tool "${String(key)}"${hint}`, {
+      details: { suggestions: near },
+    });
+  }
+
+  private summary(s: GatewayServer): ServerSummary {
+    const row = this.options.store.servers.get(s.id);
+    return {
+      id: s.id,
+      enabled: s.enabled,
+      status: s.enabled ? (row?.status ?? 'never') : 'disabled',
+      toolCount: row?.toolCount ?? 0,
+      connected: this.upstreams.isConnected(s.id),
+      lastDiscoveryAt: row?.lastDiscoveryAt ?? null,
+      lastError: row?.lastError ?? null,
+      target: s.display,
+      ...(s.description ? { description: s.description } : {}),
+    };
+  }
+
+  private catalogChanged(): void {
+    this.view.invalidate();
+    for (const l of this.listeners) l();
+  }
+}
+
+function disabled(id: string): CarteError {
+  return new CarteError(
+    'server_disabled',
+    `server "${id}" is disabled in the config; set enabled: true to use it`,
+  );
+}
+
+function checkArgumentsObject(key: string, args: unknown): Record<string, unknown> {
+  if (args === undefined || args === null) return {};
+  if (typeof args === 'object' && !Array.isArray(args)) return args as Record<string, unknown>;
+  throw new CarteError(
+    'bad_input',
+    `arguments for "${key}" must be a JSON object, not ${Array.isArray(args) ? 'an array' : typeof args}`,
+  );
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -1,0 +1,22 @@
+/** The gateway: the one facade every face (CLI, MCP, HTTP, web) calls. */
+export { Gateway } from './gateway.js';
+export { serversFromConfig } from './from-config.js';
+export type { GatewayOptions, SearchRequest } from './gateway.js';
+export { LOCAL_CALLER } from './context.js';
+export type { CallerContext } from './context.js';
+export { summarize } from './summary.js';
+export { BROWSE_PAGE_SIZE } from './browse.js';
+export type {
+  BrowseResult,
+  CallOutcome,
+  CallProgress,
+  CallRequest,
+  GatewayServer,
+  SearchResult,
+  ServerSummary,
+  ToolDetail,
+  ToolSummary,
+} from './types.js';
+export type { SyncReport } from '../catalog/index.js';
+export type { Logger } from '../upstream/index.js';
+export { openStore, type Store } from '../store/index.js';

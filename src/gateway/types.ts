@@ -1,0 +1,97 @@
+import type { UpstreamTarget } from '../upstream/index.js';
+import type { DiscoveryStatus } from '../store/index.js';
+
+/** A configured server as the gateway sees it (built from the config by `serversFromConfig`). */
+export interface GatewayServer {
+  id: string;
+  enabled: boolean;
+  /** Bound on one tool call (progress resets it). */
+  timeoutMs: number;
+  /** Bound on connect + listing. */
+  discoveryTimeoutMs: number;
+  /** Hash of what identifies the upstream (command, args, env, cwd, url, headers). */
+  configHash: string;
+  target: UpstreamTarget;
+  /** How the target reads to a person, with secrets masked. */
+  display: string;
+  description?: string;
+}
+
+/** One server in `carte servers`, `browse_tools` without a server. */
+export interface ServerSummary {
+  id: string;
+  enabled: boolean;
+  status: DiscoveryStatus | 'disabled';
+  toolCount: number;
+  connected: boolean;
+  lastDiscoveryAt: string | null;
+  lastError: string | null;
+  target: string;
+  description?: string;
+}
+
+/** One ranked search result. */
+export interface SearchResult {
+  key: string;
+  server: string;
+  name: string;
+  title?: string;
+  summary: string;
+  relevance: number;
+}
+
+/** A tool in a server's menu page. */
+export interface ToolSummary {
+  key: string;
+  title?: string;
+  summary: string;
+}
+
+/** `browse_tools`: the server list, or one server's tools, paged. */
+export type BrowseResult =
+  | { kind: 'servers'; servers: ServerSummary[] }
+  | {
+      kind: 'tools';
+      server: string;
+      status: ServerSummary['status'];
+      total: number;
+      tools: ToolSummary[];
+      nextCursor?: string;
+    };
+
+/** Everything known about one tool. */
+export interface ToolDetail {
+  key: string;
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+  execution?: unknown;
+  icons?: unknown;
+  _meta?: unknown;
+  /** Set when the stored schema is a reduced copy of one over the size limit. */
+  schemaTruncatedFromBytes?: number;
+  serverStatus: ServerSummary['status'];
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
+
+/** A progress update to relay to whoever asked for the call. */
+export interface CallProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface CallRequest {
+  signal?: AbortSignal;
+  onProgress?: (p: CallProgress) => void;
+  /** The downstream request's `_meta` (its progress token is not forwarded; the SDK sets its own). */
+  meta?: Record<string, unknown>;
+}
+
+/** The upstream's result, passed through verbatim (`content`, `structuredContent`, `isError`, `_meta`). */
+export type CallOutcome = Record<string, unknown>;

@@ -1,0 +1,50 @@
+import { CarteError } from '../errors.js';
+
+/** Reads meta-tool arguments, naming the bad field and value in every error. */
+export class Args {
+  constructor(
+    private readonly tool: string,
+    private readonly raw: Record<string, unknown>,
+  ) {}
+
+  string(name: string, required: true): string;
+  string(name: string, required?: false): string | undefined;
+  string(name: string, required = false): string | undefined {
+    const v = this.raw[name];
+    if (v === undefined || v === null) {
+      if (required) throw this.bad(`${this.tool}: "${name}" is required`);
+      return undefined;
+    }
+    if (typeof v !== 'string')
+      throw this.bad(`${this.tool}: "${name}" must be a string, not ${JSON.stringify(v).slice(0, 60)}`);
+    return v;
+  }
+
+  query(): string | string[] {
+    const v = this.raw.query;
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v) && v.length > 0 && v.every((q) => typeof q === 'string')) return v;
+    throw this.bad(
+      `${this.tool}: "query" must be a string or a non-empty array of strings, not ${JSON.stringify(v ?? null).slice(0, 60)}`,
+    );
+  }
+
+  limit(max: number): number | undefined {
+    const v = this.raw.limit;
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) {
+      throw this.bad(
+        `${this.tool}: "limit" must be an integer from 1 to ${max}, not ${JSON.stringify(v).slice(0, 60)}`,
+      );
+    }
+    return v;
+  }
+
+  value(name: string): unknown {
+    return this.raw[name];
+  }
+
+  private bad(message: string): CarteError {
+    return new CarteError('bad_input', message);
+  }
+}

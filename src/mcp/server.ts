@@ -1,0 +1,119 @@
+import { Server } from '@modelcontextprotocol/server';
+import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
+import { LOCAL_CALLER, type CallerContext, type Gateway } from '../gateway/index.js';
+import { Args } from './args.js';
+import { META_TOOLS } from './meta-tools.js';
+
+type Result = Record<string, unknown>;
+type Ctx = {
+  mcpReq: {
+    _meta?: Record<string, unknown>;
+    signal: AbortSignal;
+    notify: (n: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
+  };
+};
+
+const INSTRUCTIONS =
+  'Carte is a catalog of many MCP servers. Use search_tools (or browse_tools) to find a tool, describe_tool to read its schema, then call_tool with its key.';
+
+/** Builds the MCP server face: four meta-tools over the gateway. */
+export function createMcpServer(gateway: Gateway, caller: CallerContext = LOCAL_CALLER): Server {
+  const server = new Server(
+    { name: 'carte', version: '0.1.0' },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler('tools/list', () => ({ tools: META_TOOLS.map((t) => ({ ...t })) as never }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name, arguments: raw } = request.params as { name: string; arguments?: Record<string, unknown> };
+    const args = new Args(name, raw ?? {});
+    try {
+      return (await dispatch(gateway, caller, name, args, ctx)) as never;
+    } catch (err) {
+      return errorResult(toCarteError(err)) as never;
+    }
+  });
+  return server;
+}
+
+async function dispatch(
+  gateway: Gateway,
+  caller: CallerContext,
+  name: string,
+  args: Args,
+  ctx: Ctx,
+): Promise<Result> {
+  switch (name) {
+    case 'search_tools': {
+      const results = gateway.searchTools(caller, args.query(), {
+        ...optional('limit', args.limit(50)),
+        ...optional('server', args.string('server')),
+      });
+      return jsonResult({ results });
+    }
+    case 'browse_tools':
+      return jsonResult(
+        gateway.browseTools(caller, {
+          ...optional('server', args.string('server')),
+          ...optional('cursor', args.string('cursor')),
+        }),
+      );
+    case 'describe_tool':
+      return jsonResult(gateway.describeTool(caller, args.string('key', true)));
+    case 'call_tool':
+      return callTool(gateway, caller, args, ctx);
+    default:
+      throw new CarteError(
+        'bad_input',
+        `unknown meta-tool "${name}"; the tools are ${META_TOOLS.map((t) => t.name).join(', ')}`,
+      );
+  }
+}
+
+async function callTool(gateway: Gateway, caller: CallerContext, args: Args, ctx: Ctx): Promise<Result> {
+  const meta = ctx.mcpReq._meta ?? {};
+  const { progressToken, ...rest } = meta;
+  let open = true;
+  const relay =
+    progressToken === undefined
+      ? undefined
+      : (p: { progress: number; total?: number; message?: string }) => {
+          // The SDK gave the upstream its own token; answer the downstream with the one it sent.
+          if (!open || ctx.mcpReq.signal.aborted) return;
+          ctx.mcpReq
+            .notify({ method: 'notifications/progress', params: { progressToken, ...p } })
+            .catch(() => undefined);
+        };
+  try {
+    return await gateway.callTool(caller, args.string('key', true), args.value('arguments'), {
+      signal: ctx.mcpReq.signal,
+      ...optional('onProgress', relay),
+      ...(Object.keys(rest).length ? { meta: rest } : {}),
+    });
+  } finally {
+    open = false;
+  }
+}
+
+function jsonResult(value: unknown): Result {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+}
+
+/** The MCP face's one error mapping: a gateway failure becomes a tool error the agent can read. */
+function errorResult(err: CarteError): Result {
+  if (err.code === 'internal') process.stderr.write(`carte: ${err.stack ?? err.message}\n`);
+  return {
+    content: [{ type: 'text', text: err.message }],
+    isError: true,
+    _meta: {
+      'carte/error': {
+        code: err.code,
+        jsonrpc: ERROR_CODES[err.code].jsonrpc,
+        ...(err.details ? { details: err.details } : {}),
+      },
+    },
+  };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}

@@ -1,0 +1,53 @@
+// The public shapes of the search module; the gateway depends on these exact names.
+
+/** One tool as the search index sees it. */
+export interface SearchDoc {
+  /** "server/name", unique in the catalog. */
+  key: string;
+  /** Server id. */
+  server: string;
+  /** Tool name as the upstream lists it. */
+  name: string;
+  title?: string;
+  description?: string;
+  /** Top-level property names of the input schema. */
+  paramNames?: string[];
+  /** The server's own instructions or description, when known. */
+  serverDescription?: string;
+  /** Free labels (from config rules), matched by `SearchOptions.tags`. */
+  tags?: string[];
+  /** Categories (from the catalog), matched by `SearchOptions.categories`. */
+  categories?: string[];
+}
+
+/** Options of one search call. */
+export interface SearchOptions {
+  /** How many hits to return: default 8, clamped to 1..50. */
+  limit?: number;
+  /** Only this server's tools. */
+  server?: string;
+  /** Drop hits below this relevance (0..1). */
+  minRelevance?: number;
+  /** Every hit must contain each phrase (word sequence, case and punctuation ignored). */
+  phrases?: string[];
+  /** No hit may contain any of these words (matched like query words: stemmed). */
+  exclude?: string[];
+  /** Every one must be among the tool's tags (case-insensitive). */
+  tags?: string[];
+  /** The tool must be in at least one of these categories (case-insensitive). */
+  categories?: string[];
+}
+
+/** One ranked result. */
+export interface SearchHit {
+  key: string;
+  /** 0..1; the best hit of a query (or query set) is at or near 1. */
+  relevance: number;
+}
+
+/** A built, immutable index over a catalog snapshot. */
+export interface SearchIndex {
+  readonly size: number;
+  /** One query, or one query per step of a task answered with one merged ranking. */
+  search(query: string | string[], options?: SearchOptions): SearchHit[];
+}

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openStore, SCHEMA_VERSION } from './index.js';
+
+const dirs: string[] = [];
+const tempDb = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'carte-store-'));
+  dirs.push(dir);
+  return join(dir, 'nested', 'carte.db');
+};
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('store', () => {
+  it('creates the file in WAL mode at the current schema version', () => {
+    const path = tempDb();
+    openStore(path).close();
+    const db = new Database(path);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('refuses a store from a newer Carte, with the fix in the message', () => {
+    const path = tempDb();
+    openStore(path).close();
+    const db = new Database(path);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
+    db.close();
+    expect(() => openStore(path)).toThrow(
+      `the store at "${path}" has schema version ${SCHEMA_VERSION + 5}, newer than this Carte's ${SCHEMA_VERSION}; upgrade Carte or point --data-dir elsewhere`,
+    );
+  });
+
+  it("a changed config hash drops only that server's tools", () => {
+    const store = openStore(tempDb());
+    store.servers.reconcileConfig('a', 'h1');
+    store.servers.reconcileConfig('b', 'h1');
+    const tool = (server: string) => ({
+      key: `${server}/t`,
+      serverId: server,
+      name: 't',
+      title: null,
+      description: null,
+      inputSchema: {},
+      outputSchema: undefined,
+      annotations: undefined,
+      meta: undefined,
+      execution: undefined,
+      icons: undefined,
+      schemaTruncatedFrom: null,
+      contentHash: 'x',
+      firstSeenAt: 'now',
+      lastSeenAt: 'now',
+    });
+    store.tools.applyChanges(
+      { added: [tool('a'), tool('b')], changed: [], removed: [], unchanged: [] },
+      'now',
+    );
+    expect(store.servers.reconcileConfig('a', 'h1')).toBe(false);
+    expect(store.servers.reconcileConfig('a', 'h2')).toBe(true);
+    expect(store.tools.listKeys()).toEqual(['b/t']);
+    expect(store.servers.get('a')?.status).toBe('never');
+    expect(store.servers.pruneExcept(['a'])).toEqual(['b']);
+    expect(store.tools.listKeys()).toEqual([]);
+    expect(store.checkIntegrity()).toBe('ok');
+    store.close();
+  });
+});

@@ -1,0 +1,47 @@
+/** Records as the store keeps them; JSON columns are parsed values here. */
+
+export const DISCOVERY_STATUSES = ['never', 'discovering', 'success', 'failed'] as const;
+export type DiscoveryStatus = (typeof DISCOVERY_STATUSES)[number];
+
+export interface ServerRow {
+  id: string;
+  configHash: string;
+  status: DiscoveryStatus;
+  lastDiscoveryAt: string | null;
+  lastError: string | null;
+  toolCount: number;
+  /** 'legacy' | 'modern' once known: lets a reconnect skip the era probe. */
+  protocolEra: string | null;
+  serverName: string | null;
+  serverVersion: string | null;
+  instructions: string | null;
+  /** Warnings from the last discovery (duplicate names, truncated schemas). */
+  warnings: string[];
+}
+
+export interface ToolRow {
+  key: string;
+  serverId: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  inputSchema: unknown;
+  outputSchema: unknown;
+  annotations: unknown;
+  meta: unknown;
+  execution: unknown;
+  icons: unknown;
+  /** Original schema size in bytes when it was over the limit and a reduced one was stored. */
+  schemaTruncatedFrom: number | null;
+  contentHash: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
+
+/** What a sync writes for one server, in one transaction. */
+export interface ToolChanges {
+  added: ToolRow[];
+  changed: ToolRow[];
+  removed: string[];
+  unchanged: string[];
+}

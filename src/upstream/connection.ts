@@ -1,0 +1,234 @@
+import { Client, type Transport } from '@modelcontextprotocol/client';
+import { CarteError } from '../errors.js';
+import { mapUpstreamError } from './errors.js';
+import { StderrTail } from './stderr-tail.js';
+import { createTransport, transportPid } from './transport.js';
+import type { CallOptions, ConnectOptions, UpstreamTarget } from './types.js';
+
+const CLIENT_INFO = { name: 'carte', version: '0.1.0' };
+/** Pages of tools/list we follow before deciding the upstream's cursor never ends. */
+const MAX_LIST_PAGES = 1000;
+
+/** Facts learned at connect time. */
+export interface UpstreamInfo {
+  protocolEra: string;
+  serverName?: string;
+  serverVersion?: string;
+  instructions?: string;
+  capabilities: Record<string, unknown>;
+}
+
+/** One live connection to an upstream MCP server. */
+export class UpstreamConnection {
+  private closed = false;
+
+  private constructor(
+    readonly serverId: string,
+    private readonly client: Client,
+    private readonly transport: Transport,
+    private readonly stderr: StderrTail,
+    readonly info: UpstreamInfo,
+  ) {}
+
+  /** Connects (bounded by `timeoutMs`) and reads the server's identity. */
+  static async open(
+    serverId: string,
+    target: UpstreamTarget,
+    options: ConnectOptions,
+  ): Promise<UpstreamConnection> {
+    const stderr = new StderrTail(serverId, options.logger);
+    const onChanged = options.onToolsChanged;
+    const client = new Client(CLIENT_INFO, {
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(5000, options.timeoutMs) } },
+      ...(onChanged
+        ? { listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => onChanged() } } }
+        : {}),
+    });
+    const transport = await connectWithFallback(client, serverId, target, stderr, options);
+    const version = client.getServerVersion();
+    const conn = new UpstreamConnection(serverId, client, transport, stderr, {
+      protocolEra: client.getProtocolEra() ?? 'legacy',
+      ...(version ? { serverName: version.name, serverVersion: version.version } : {}),
+      ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}),
+      capabilities: client.getServerCapabilities() ?? {},
+    });
+    client.onclose = () => {
+      conn.closed = true;
+      options.onClose?.();
+    };
+    return conn;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  get pid(): number | null {
+    return transportPid(this.transport);
+  }
+
+  stderrTail(lines = 5): string {
+    return this.stderr.tail(lines);
+  }
+
+  /** Lists every tool, following `nextCursor` page by page. */
+  async listTools(timeoutMs: number): Promise<Record<string, unknown>[]> {
+    const tools: Record<string, unknown>[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const result = await this.run('tools/list', timeoutMs, () =>
+        this.client.request(
+          { method: 'tools/list', params: cursor ? { cursor } : {} },
+          { timeout: timeoutMs },
+        ),
+      );
+      tools.push(...(result.tools as unknown as Record<string, unknown>[]));
+      cursor = result.nextCursor;
+      if (!cursor) return tools;
+    }
+    throw new CarteError(
+      'upstream_error',
+      `server "${this.serverId}" kept returning a tools/list cursor after ${MAX_LIST_PAGES} pages`,
+    );
+  }
+
+  /** Calls a tool and returns the upstream's result object untouched. */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<Record<string, unknown>> {
+    const params: Record<string, unknown> = { name, arguments: args };
+    if (options.meta && Object.keys(options.meta).length > 0) params._meta = options.meta;
+    const result = await this.run(
+      `tools/call "${name}"`,
+      options.timeoutMs,
+      () =>
+        this.client.request(
+          { method: 'tools/call', params },
+          {
+            timeout: options.timeoutMs,
+            resetTimeoutOnProgress: true,
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+          },
+        ),
+      options.signal,
+    );
+    return result;
+  }
+
+  /** Sends any other request (resources, prompts) and returns the raw result. */
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const result = await this.run(
+      method,
+      timeoutMs,
+      () =>
+        this.client.request(
+          { method: method as 'resources/list', params },
+          { timeout: timeoutMs, ...(signal ? { signal } : {}) },
+        ),
+      signal,
+    );
+    return result;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.client.close().catch(() => undefined);
+  }
+
+  private async run<T>(
+    what: string,
+    timeoutMs: number,
+    fn: () => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    if (this.closed)
+      throw new CarteError('upstream_unavailable', `server "${this.serverId}" is not connected`);
+    try {
+      return await fn();
+    } catch (err) {
+      // The SDK reports an aborted request like a timeout; the caller's signal tells them apart.
+      if (signal?.aborted)
+        throw new CarteError('cancelled', `${what} on server "${this.serverId}" was cancelled`, {
+          cause: err,
+        });
+      throw withStderr(mapUpstreamError(err, this.serverId, what, timeoutMs), this.stderr);
+    }
+  }
+}
+
+async function connectWithFallback(
+  client: Client,
+  serverId: string,
+  target: UpstreamTarget,
+  stderr: StderrTail,
+  options: ConnectOptions,
+): Promise<Transport> {
+  const prior = options.knownEra === 'legacy' ? { prior: { kind: 'legacy' as const } } : {};
+  const attempt = async (kind?: 'streamable-http' | 'sse'): Promise<Transport> => {
+    const transport = createTransport(target, stderr, kind);
+    await client.connect(transport, { timeout: options.timeoutMs, ...prior });
+    return transport;
+  };
+  try {
+    // Remote targets without a transport: try Streamable HTTP, then legacy SSE (MCP spec, backwards compatibility).
+    if (target.kind === 'remote' && !target.transport) {
+      try {
+        return await attempt('streamable-http');
+      } catch (err) {
+        options.logger.debug(`[${serverId}] Streamable HTTP failed (${(err as Error).message}); trying SSE`);
+        await client.close().catch(() => undefined);
+        return await attempt('sse');
+      }
+    }
+    return await attempt();
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50)); // let the child's last stderr lines arrive
+    throw withStderr(describeConnectError(err, serverId, target, options.timeoutMs), stderr);
+  }
+}
+
+function describeConnectError(
+  err: unknown,
+  serverId: string,
+  target: UpstreamTarget,
+  timeoutMs: number,
+): CarteError {
+  const code = (err as { code?: unknown }).code;
+  if (target.kind === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
+    return new CarteError(
+      'upstream_unavailable',
+      `server "${serverId}" cannot start: command "${target.command}" ${code === 'ENOENT' ? 'was not found' : 'is not executable'}`,
+      { cause: err },
+    );
+  }
+  const mapped = mapUpstreamError(err, serverId, 'initialize', timeoutMs);
+  if (mapped.code === 'upstream_unavailable' && target.kind === 'stdio') {
+    return new CarteError('upstream_unavailable', `server "${serverId}" exited before it finished starting`, {
+      cause: err,
+    });
+  }
+  return mapped;
+}
+
+/** Appends the upstream's stderr tail to an error, once. */
+function withStderr(err: CarteError, stderr: StderrTail): CarteError {
+  const tail = stderr.tail();
+  if (!tail || err.details?.stderr !== undefined || err.code === 'cancelled') return err;
+  return new CarteError(
+    err.code,
+    `${err.message}; its stderr ends with: ${tail.replace(/\s*\n\s*/g, ' | ')}`,
+    {
+      cause: err.cause,
+      details: { ...err.details, stderr: tail },
+    },
+  );
+}

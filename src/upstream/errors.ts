@@ -1,0 +1,52 @@
+import { SdkError, SdkErrorCode, ProtocolError } from '@modelcontextprotocol/client';
+import { CarteError } from '../errors.js';
+
+/** Maps an SDK or transport failure to the gateway's error model, naming the server. */
+export function mapUpstreamError(
+  err: unknown,
+  serverId: string,
+  what: string,
+  timeoutMs?: number,
+): CarteError {
+  if (err instanceof CarteError) return err;
+  if (err instanceof SdkError) {
+    if (err.code === SdkErrorCode.RequestTimeout) {
+      return new CarteError(
+        'timeout',
+        `server "${serverId}" did not answer ${what} within ${timeoutMs ?? '?'} ms`,
+        { cause: err },
+      );
+    }
+    if (
+      err.code === SdkErrorCode.ConnectionClosed ||
+      err.code === SdkErrorCode.NotConnected ||
+      err.code === SdkErrorCode.SendFailed
+    ) {
+      return new CarteError(
+        'upstream_unavailable',
+        `server "${serverId}" closed the connection during ${what}`,
+        { cause: err },
+      );
+    }
+    return new CarteError('upstream_error', `server "${serverId}" failed ${what}: ${err.message}`, {
+      cause: err,
+    });
+  }
+  if (err instanceof ProtocolError) {
+    return new CarteError(
+      'upstream_error',
+      `server "${serverId}" answered ${what} with error ${err.code}: ${err.message}`,
+      {
+        cause: err,
+        details: { upstreamCode: err.code, upstreamData: err.data },
+      },
+    );
+  }
+  if (err instanceof Error && err.name === 'AbortError') {
+    return new CarteError('cancelled', `${what} on server "${serverId}" was cancelled`, { cause: err });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new CarteError('upstream_unavailable', `server "${serverId}" failed ${what}: ${message}`, {
+    cause: err,
+  });
+}

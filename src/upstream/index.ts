@@ -1,0 +1,5 @@
+/** Upstreams: the only place that speaks MCP as a client or spawns processes. */
+export { UpstreamConnection } from './connection.js';
+export type { UpstreamInfo } from './connection.js';
+export { UpstreamPool } from './pool.js';
+export type { UpstreamTarget, Logger, ConnectOptions, CallOptions, ProgressUpdate } from './types.js';

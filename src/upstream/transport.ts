@@ -1,0 +1,42 @@
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { StderrTail } from './stderr-tail.js';
+import type { UpstreamTarget } from './types.js';
+
+/**
+ * Builds the transport for a target. stdio children get the default safe environment plus the
+ * configured env, passed explicitly; their stderr goes to `tail`, never to our stdout.
+ */
+export function createTransport(
+  target: UpstreamTarget,
+  tail: StderrTail,
+  remoteKind?: 'streamable-http' | 'sse',
+): Transport {
+  if (target.kind === 'stdio') {
+    const params = {
+      command: target.command,
+      args: target.args,
+      env: { ...getDefaultEnvironment(), ...target.env },
+      stderr: 'pipe' as const,
+      ...(target.cwd ? { cwd: target.cwd } : {}),
+    };
+    const transport = new StdioClientTransport(params);
+    transport.stderr?.on('data', (chunk: Buffer) => tail.write(chunk));
+    return transport;
+  }
+  const url = new URL(target.url);
+  const requestInit = { headers: target.headers };
+  const kind = remoteKind ?? target.transport ?? 'streamable-http';
+  return kind === 'sse'
+    ? new SSEClientTransport(url, { requestInit })
+    : new StreamableHTTPClientTransport(url, { requestInit });
+}
+
+/** The pid of a stdio child, when there is one (for tests and `carte servers`). */
+export function transportPid(transport: Transport): number | null {
+  return transport instanceof StdioClientTransport ? transport.pid : null;
+}

@@ -1,0 +1,41 @@
+/** How to reach one upstream, already resolved (env interpolated) by the caller. */
+export type UpstreamTarget =
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: 'remote'; url: string; headers: Record<string, string>; transport?: 'streamable-http' | 'sse' };
+
+/** Minimal logger the upstream layer writes to (never stdout). */
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Options for one connection. */
+export interface ConnectOptions {
+  /** Bound on connect + first listing. */
+  timeoutMs: number;
+  logger: Logger;
+  /** The era learned last time ('legacy' skips the version probe). */
+  knownEra?: string | null;
+  /** Called (debounced by the caller) when the upstream says its tool list changed. */
+  onToolsChanged?: () => void;
+  /** Called once when the connection closes for any reason. */
+  onClose?: () => void;
+}
+
+/** A progress update from an upstream, with the upstream's numbers. */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (p: ProgressUpdate) => void;
+  /** `_meta` of the downstream request, minus its progress token (the SDK sets its own). */
+  meta?: Record<string, unknown>;
+}

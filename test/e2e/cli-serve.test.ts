@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { ROOT, referenceEntry, tempDir } from './helpers.js';
+
+// Slow: runs the built CLI (`npm test` builds first) as a real process over stdio.
+const run = promisify(execFile);
+const BIN = join(ROOT, 'bin', 'carte.js');
+const INSPECTOR = join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
+const tmp = tempDir();
+const config = join(tmp.dir, 'carte.yaml');
+const dataDir = join(tmp.dir, 'data');
+const serveArgs = [BIN, 'serve', '--config', config, '--data-dir', dataDir];
+
+beforeAll(() => {
+  writeFileSync(
+    config,
+    [
+      '# test config',
+      'servers:',
+      '  everything:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(referenceEntry('server-everything'))}, stdio]`,
+      '  memory:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(referenceEntry('server-memory'))}]`,
+      '    env: { MEMORY_FILE_PATH: "${dataDir}/memory.jsonl" }',
+      '',
+    ].join('\n'),
+  );
+});
+afterAll(() => tmp.cleanup());
+
+describe('carte serve over stdio', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = new Client({ name: 'e2e', version: '0' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: serveArgs, stderr: 'pipe' }),
+    );
+  });
+  afterAll(async () => client.close());
+
+  it('lists four meta-tools and searches, describes and calls through them', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['search_tools', 'browse_tools', 'describe_tool', 'call_tool']);
+    const found = await client.callTool({
+      name: 'search_tools',
+      arguments: { query: 'create entities in the knowledge graph', limit: 3 },
+    });
+    expect(JSON.stringify(found.structuredContent)).toContain('memory/create_entities');
+    const echo = await client.callTool({
+      name: 'call_tool',
+      arguments: { key: 'everything/echo', arguments: { message: 'over stdio' } },
+    });
+    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: over stdio' }]);
+  });
+});
+
+describe('what the process writes', () => {
+  it('writes only JSON-RPC messages to stdout; progress and help go to stderr', async () => {
+    const child = spawn(process.execPath, serveArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const deadline = Date.now() + 30_000;
+    while (!stdout.includes('"id":2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.stdin.end();
+    await new Promise((r) => child.once('exit', r));
+    const lines = stdout.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(stderr).toContain('"mcpServers"');
+    expect(stderr).toContain('Serving MCP on stdio');
+  });
+});
+
+describe('a real MCP client: the inspector CLI', () => {
+  const inspect = (...args: string[]) =>
+    run(INSPECTOR, ['--cli', ...args, '--format', 'json', '-q', '--', process.execPath, ...serveArgs], {
+      env: { ...process.env, HOME: tmp.dir },
+      timeout: 60_000,
+    });
+
+  it('lists exactly four tools', async () => {
+    const { stdout } = await inspect('--method', 'tools/list');
+    const names = (JSON.parse(stdout) as { result: { tools: Array<{ name: string }> } }).result.tools.map(
+      (t) => t.name,
+    );
+    expect(names).toEqual(['search_tools', 'browse_tools', 'describe_tool', 'call_tool']);
+  });
+
+  it('calls call_tool with everything/echo', async () => {
+    const { stdout } = await inspect(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'call_tool',
+      '--tool-arg',
+      'key=everything/echo',
+      '--tool-arg',
+      'arguments={"message":"hi inspector"}',
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      result: { content: [{ type: 'text', text: 'Echo: hi inspector' }] },
+    });
+  });
+});

@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
+import { Gateway, openStore, type GatewayServer, type Logger, type Store } from '../../src/gateway/index.js';
+
+const require = createRequire(import.meta.url);
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
+
+/** The entry file of an installed reference server. */
+export function referenceEntry(pkg: string): string {
+  return join(require.resolve(`@modelcontextprotocol/${pkg}/package.json`), '..', 'dist', 'index.js');
+}
+
+export function tempDir(prefix = 'carte-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A stdio server for the gateway, with its config hash over the target. */
+export function stdioServer(
+  id: string,
+  args: string[],
+  extra: Partial<GatewayServer> & { env?: Record<string, string> } = {},
+): GatewayServer {
+  const { env = {}, ...rest } = extra;
+  const target = { kind: 'stdio' as const, command: process.execPath, args, env };
+  return {
+    id,
+    enabled: true,
+    timeoutMs: 20_000,
+    discoveryTimeoutMs: 20_000,
+    configHash: createHash('sha256').update(JSON.stringify(target)).digest('hex'),
+    target,
+    display: args.join(' '),
+    ...rest,
+  };
+}
+
+export function fixture(
+  id: string,
+  file: string,
+  extra: Parameters<typeof stdioServer>[2] = {},
+): GatewayServer {
+  return stdioServer(id, [join(FIXTURES, file)], extra);
+}
+
+/** Logger that keeps lines for assertions and stays quiet. */
+export function memoryLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const at = (l: string) => (m: string) => void lines.push(`${l}: ${m}`);
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+export interface Harness {
+  gateway: Gateway;
+  store: Store;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** A gateway over a real SQLite file in a temp dir. */
+export function harness(servers: GatewayServer[], dir = tempDir().dir): Harness {
+  const store = openStore(join(dir, 'carte.db'));
+  const gateway = new Gateway({ servers, store, logger: memoryLogger() });
+  return {
+    gateway,
+    store,
+    dir,
+    close: async () => {
+      await gateway.close();
+      store.close();
+    },
+  };
+}
