@@ -8,4 +8,4 @@ const modulePath = process.argv[2] ?? '../dist/config/index.js';
 const { configJsonSchema } = await import(new URL(modulePath, import.meta.url).href);
 const target = new URL('../schema/carte.schema.json', import.meta.url);
 writeFileSync(target, `${JSON.stringify(configJsonSchema(), null, 2)}\n`);
-process.stdout.write(`wrote ${target.pathname}\n`);
+process.stderr.write(`wrote ${target.pathname}\n`);

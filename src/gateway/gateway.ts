@@ -3,6 +3,7 @@ import { CarteError } from '../errors.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
 import { pageTools } from './browse.js';
+import { listFromAll, splitPrefixed, unwrapResourceUri, wrapReadResult } from './passthrough.js';
 import { CatalogView } from './catalog-view.js';
 import type { CallerContext } from './context.js';
 import { summarize } from './summary.js';
@@ -172,6 +173,51 @@ export class Gateway {
     });
   }
 
+  /** Resources of every enabled, discovered server (starts those not yet connected). */
+  async listResources(_ctx: CallerContext): Promise<Record<string, unknown>[]> {
+    return listFromAll(
+      this.live(),
+      (s) => this.upstreams.connection(s),
+      'resources',
+      (id, err) => this.warn(id, 'resources/list', err),
+    );
+  }
+
+  async readResource(
+    _ctx: CallerContext,
+    uri: string,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const target = unwrapResourceUri(uri);
+    const s = this.usable(target.server);
+    const conn = await this.upstreams.connection(s);
+    return wrapReadResult(
+      s.id,
+      await conn.request('resources/read', { uri: target.uri }, s.timeoutMs, signal),
+    );
+  }
+
+  async listPrompts(_ctx: CallerContext): Promise<Record<string, unknown>[]> {
+    return listFromAll(
+      this.live(),
+      (s) => this.upstreams.connection(s),
+      'prompts',
+      (id, err) => this.warn(id, 'prompts/list', err),
+    );
+  }
+
+  async getPrompt(
+    _ctx: CallerContext,
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const target = splitPrefixed(name, 'prompt');
+    const s = this.usable(target.server);
+    const conn = await this.upstreams.connection(s);
+    return conn.request('prompts/get', { name: target.name, arguments: args }, s.timeoutMs, signal);
+  }
+
   /** The configured server, or a clear error naming the unknown id. */
   server(id: string): GatewayServer {
     const s = this.servers.get(id);
@@ -189,6 +235,25 @@ export class Gateway {
 
   async close(): Promise<void> {
     await this.upstreams.close();
+  }
+
+  /** Enabled servers whose last discovery succeeded. */
+  private live(): GatewayServer[] {
+    return [...this.servers.values()].filter(
+      (s) => s.enabled && this.options.store.servers.get(s.id)?.status === 'success',
+    );
+  }
+
+  private usable(id: string): GatewayServer {
+    const s = this.server(id);
+    if (!s.enabled) throw disabled(id);
+    return s;
+  }
+
+  private warn(server: string, what: string, err: unknown): void {
+    this.options.logger.warn(
+      `[${server}] ${what} failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 
   private tool(key: string): ToolRow {

@@ -1,4 +1,4 @@
-import { Server } from '@modelcontextprotocol/server';
+import { ProtocolError, Server } from '@modelcontextprotocol/server';
 import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
 import { LOCAL_CALLER, type CallerContext, type Gateway } from '../gateway/index.js';
 import { Args } from './args.js';
@@ -20,7 +20,7 @@ const INSTRUCTIONS =
 export function createMcpServer(gateway: Gateway, caller: CallerContext = LOCAL_CALLER): Server {
   const server = new Server(
     { name: 'carte', version: '0.1.0' },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler('tools/list', () => ({ tools: META_TOOLS.map((t) => ({ ...t })) as never }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -32,7 +32,44 @@ export function createMcpServer(gateway: Gateway, caller: CallerContext = LOCAL_
       return errorResult(toCarteError(err)) as never;
     }
   });
+  registerPassthrough(server, gateway, caller);
   return server;
+}
+
+/** Upstream resources and prompts, with server-prefixed names and URIs; errors are JSON-RPC errors. */
+function registerPassthrough(server: Server, gateway: Gateway, caller: CallerContext): void {
+  const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      const e = toCarteError(err);
+      throw new ProtocolError(ERROR_CODES[e.code].jsonrpc, e.message);
+    }
+  };
+  server.setRequestHandler('resources/list', () =>
+    guard(async () => ({ resources: (await gateway.listResources(caller)) as never })),
+  );
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
+  server.setRequestHandler('resources/read', (request, ctx) =>
+    guard(
+      async () =>
+        (await gateway.readResource(caller, String(request.params.uri), ctx.mcpReq.signal)) as never,
+    ),
+  );
+  server.setRequestHandler('prompts/list', () =>
+    guard(async () => ({ prompts: (await gateway.listPrompts(caller)) as never })),
+  );
+  server.setRequestHandler('prompts/get', (request, ctx) =>
+    guard(
+      async () =>
+        (await gateway.getPrompt(
+          caller,
+          String(request.params.name),
+          request.params.arguments ?? {},
+          ctx.mcpReq.signal,
+        )) as never,
+    ),
+  );
 }
 
 async function dispatch(

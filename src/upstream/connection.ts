@@ -210,6 +210,14 @@ function describeConnectError(
       { cause: err },
     );
   }
+  const net = networkCode(err);
+  if (target.kind === 'remote' && net) {
+    return new CarteError(
+      'upstream_unavailable',
+      `server "${serverId}" cannot be reached at ${target.url}: ${NET_ERRORS[net] ?? net}`,
+      { cause: err },
+    );
+  }
   const mapped = mapUpstreamError(err, serverId, 'initialize', timeoutMs);
   if (mapped.code === 'upstream_unavailable' && target.kind === 'stdio') {
     return new CarteError('upstream_unavailable', `server "${serverId}" exited before it finished starting`, {
@@ -231,4 +239,23 @@ function withStderr(err: CarteError, stderr: StderrTail): CarteError {
       details: { ...err.details, stderr: tail },
     },
   );
+}
+
+const NET_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+};
+
+/** The first network error code (ECONNREFUSED...) in an error's cause chain. */
+function networkCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+    const errors = (e as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length) return networkCode(errors[0]);
+  }
+  return undefined;
 }

@@ -114,4 +114,21 @@ describe('MCP face: four meta-tools', () => {
     const r = await call('call_tool', { key: 'everything/echo', arguments: { message: 'after cancel' } });
     expect(JSON.stringify(r.content)).toContain('after cancel');
   });
+
+  it('passes upstream resources and prompts through with server-prefixed names', async () => {
+    const { resources } = await client.listResources();
+    const first = resources[0]!;
+    expect(first.uri).toMatch(/^carte:\/\/everything\//);
+    expect(first.name).toMatch(/^everything\//);
+    const read = await client.readResource({ uri: first.uri });
+    expect(read.contents[0]?.uri).toBe(first.uri);
+    const { prompts } = await client.listPrompts();
+    const simple = prompts.find((p) => p.name === 'everything/simple-prompt') ?? prompts[0]!;
+    expect(simple.name).toMatch(/^everything\//);
+    const got = await client.getPrompt({ name: simple.name, arguments: {} });
+    expect(got.messages.length).toBeGreaterThan(0);
+    await expect(client.readResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(
+      'resource URI "file:///etc/passwd" is not a Carte URI (carte://<server>/<encoded upstream URI>)',
+    );
+  });
 });

@@ -1,0 +1,166 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, FIXTURES, tempDir } from './helpers.js';
+
+// Slow: runs the built CLI (`npm test` builds first) as a real process.
+const BIN = join(ROOT, 'bin', 'carte.js');
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function carte(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, '--data-dir', join(tmp.dir, 'data'), ...args],
+      { cwd: tmp.dir, env: { ...process.env, CARTE_CONFIG: '', ...env }, timeout: 60_000 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('carte config check', () => {
+  it('prints every problem as path: message and exits 78', async () => {
+    const bad = join(tmp.dir, 'bad.yaml');
+    writeFileSync(bad, 'servers:\n  a:\n    comand: node\n  B:\n    url: ftp://x\n');
+    const r = await carte(['config', 'check', '--config', bad]);
+    expect(r.code).toBe(78);
+    expect(r.stdout).toContain('servers.a.comand: unknown key "comand"; did you mean "command"?');
+    expect(r.stdout).toContain('servers.B: invalid server id "B"');
+    expect(r.stderr).toMatch(/problems/);
+  });
+
+  it('accepts a Claude Desktop file as it is', async () => {
+    const claude = join(tmp.dir, 'claude.json');
+    writeFileSync(
+      claude,
+      JSON.stringify({ mcpServers: { 'My Server': { command: 'node', args: ['x.js'] } } }),
+    );
+    const r = await carte(['config', 'check', '--config', claude]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      'warning: mcpServers["My Server"]: server id "My Server" is not valid; using "my-server"',
+    );
+    expect(r.stdout).toContain('ok (claude format, 1 server)');
+  });
+
+  it('any command on a broken config exits 78 naming the problem', async () => {
+    const bad = join(tmp.dir, 'bad2.yaml');
+    writeFileSync(bad, 'servers: [1, 2]\n');
+    const r = await carte(['servers', '--config', bad]);
+    expect(r.code).toBe(78);
+    expect(r.stderr).toMatch(/^carte: config .*bad2\.yaml has 1 problem:\n/);
+  });
+});
+
+describe('carte add / remove and the catalog commands', () => {
+  const config = join(tmp.dir, 'carte.yaml');
+  writeFileSync(config, '# my servers\nservers: {}\n');
+
+  it('adds a stdio server keeping the comment, and discovers it at once', async () => {
+    const r = await carte([
+      'add',
+      'paged',
+      '--config',
+      config,
+      '--',
+      process.execPath,
+      join(FIXTURES, 'paginated.mjs'),
+    ]);
+    expect(r.stderr).toContain('[1/1] paged: 7 tools');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('paged: 7 tools');
+    expect(readFileSync(config, 'utf8')).toMatch(/^# my servers\n/);
+  });
+
+  it('saves a failing server, marks it failed and shows its stderr', async () => {
+    const r = await carte([
+      'add',
+      'dies',
+      '--config',
+      config,
+      '--',
+      process.execPath,
+      join(FIXTURES, 'exit-at-start.mjs'),
+    ]);
+    expect(r.code).toBe(69);
+    expect(r.stderr).toContain(
+      'carte: server "dies" is saved but its discovery failed: server "dies" exited before it finished starting; its stderr ends with: fixture: cannot start, missing FOO_TOKEN',
+    );
+    const servers = JSON.parse((await carte(['servers', '--json', '--config', config])).stdout) as Array<{
+      id: string;
+      status: string;
+    }>;
+    expect(servers.map((s) => [s.id, s.status])).toEqual([
+      ['paged', 'success'],
+      ['dies', 'failed'],
+    ]);
+  });
+
+  it('refuses to add an id twice', async () => {
+    const r = await carte(['add', 'paged', '--config', config, '--', 'node', 'x.js']);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain('server "paged" already exists');
+  });
+
+  it('searches, describes and calls with --json', async () => {
+    const found = JSON.parse(
+      (await carte(['search', 'page', 'tool', '3', '--json', '--config', config])).stdout,
+    ) as Array<{ key: string }>;
+    expect(found[0]?.key).toBe('paged/page_tool_3');
+    const d = JSON.parse(
+      (await carte(['describe', 'paged/page_tool_3', '--json', '--config', config])).stdout,
+    ) as { key: string };
+    expect(d.key).toBe('paged/page_tool_3');
+    const r = await carte([
+      'call',
+      'paged/page_tool_3',
+      '--args',
+      '{"value":"x"}',
+      '--json',
+      '--config',
+      config,
+    ]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ content: [{ type: 'text' }] });
+  });
+
+  it('names bad input precisely', async () => {
+    const badJson = await carte(['call', 'paged/page_tool_3', '--args', '{oops', '--config', config]);
+    expect(badJson.code).toBe(64);
+    expect(badJson.stderr).toMatch(/^carte: --args is not valid JSON: /);
+    const badArgs = await carte(['call', 'paged/page_tool_3', '--args', '{"value":3}', '--config', config]);
+    expect(badArgs.stderr.trim()).toBe(
+      'carte: arguments for "paged/page_tool_3" do not match its input schema: /value must be string',
+    );
+    const unknown = await carte(['describe', 'paged/page_tool_33', '--config', config]);
+    expect(unknown.code).toBe(65);
+    expect(unknown.stderr.trim()).toMatch(
+      /^carte: unknown tool "paged\/page_tool_33"; did you mean "paged\/page_tool_3"/,
+    );
+    const limit = await carte(['search', 'x', '--limit', '500', '--config', config]);
+    expect(limit.stderr.trim()).toBe('carte: --limit must be an integer from 1 to 50, not "500"');
+    const cmd = await carte(['frobnicate']);
+    expect(cmd.code).toBe(64);
+    expect(cmd.stderr.trim()).toBe('carte: unknown command "frobnicate"; run carte --help');
+  });
+
+  it('removes a server and its cached tools', async () => {
+    const r = await carte(['remove', 'dies', '--config', config]);
+    expect(r.code).toBe(0);
+    const servers = JSON.parse((await carte(['servers', '--json', '--config', config])).stdout) as Array<{
+      id: string;
+    }>;
+    expect(servers.map((s) => s.id)).toEqual(['paged']);
+    const again = await carte(['remove', 'dies', '--config', config]);
+    expect(again.code).toBe(65);
+  });
+});

@@ -1,0 +1,116 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { LOCAL_CALLER as ME, type GatewayServer } from '../../src/gateway/index.js';
+import type { UpstreamTarget } from '../../src/upstream/index.js';
+import { FIXTURES, harness, type Harness } from './helpers.js';
+
+// Slow: a real HTTP upstream (test/fixtures/http-server.mjs) on a random port.
+const children: ChildProcess[] = [];
+let open: Harness[] = [];
+afterEach(async () => {
+  await Promise.all(open.map((h) => h.close()));
+  open = [];
+});
+afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+
+async function startHttpFixture(env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, [join(FIXTURES, 'http-server.mjs')], {
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`http fixture exited with ${code}`)));
+  });
+}
+
+/** A port nothing listens on: bind, read it, close. */
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+function remote(id: string, url: string, transport?: 'sse' | 'streamable-http'): GatewayServer {
+  const target: UpstreamTarget = {
+    kind: 'remote',
+    url,
+    headers: { 'X-Test': 'yes' },
+    ...(transport ? { transport } : {}),
+  };
+  return {
+    id,
+    enabled: true,
+    timeoutMs: 10_000,
+    discoveryTimeoutMs: 10_000,
+    target,
+    display: url,
+    configHash: createHash('sha256').update(JSON.stringify(target)).digest('hex'),
+  };
+}
+
+describe('remote upstreams', () => {
+  it('Streamable HTTP: sync, call and progress', async () => {
+    const url = await startHttpFixture();
+    const h = harness([remote('web', url, 'streamable-http')]);
+    open.push(h);
+    const [r] = await h.gateway.sync(ME);
+    expect(r).toMatchObject({ status: 'success' });
+    expect(r!.toolCount).toBeGreaterThanOrEqual(8);
+    const echo = await h.gateway.callTool(ME, 'web/echo', { text: 'over http' });
+    expect(JSON.stringify(echo.content)).toContain('over http');
+    const seen: number[] = [];
+    await h.gateway.callTool(
+      ME,
+      'web/slow',
+      { ms: 200, steps: 3 },
+      { onProgress: (p) => seen.push(p.progress) },
+    );
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('legacy SSE, and auto-detection falling back to it', async () => {
+    const url = await startHttpFixture();
+    const sse = url.replace(/\/mcp$/, '/sse');
+    const h = harness([remote('sse', sse, 'sse'), remote('auto', sse)]);
+    open.push(h);
+    const reports = await h.gateway.sync(ME);
+    expect(reports.map((r) => [r.server, r.status])).toEqual([
+      ['sse', 'success'],
+      ['auto', 'success'],
+    ]);
+    const echo = await h.gateway.callTool(ME, 'auto/echo', { text: 'via sse' });
+    expect(JSON.stringify(echo.content)).toContain('via sse');
+  });
+
+  it('an upstream answering HTTP 500 fails its discovery with a clear error', async () => {
+    const url = await startHttpFixture({ FAIL_WITH_500: '1' });
+    const h = harness([remote('broken', url, 'streamable-http')]);
+    open.push(h);
+    const [r] = await h.gateway.sync(ME);
+    expect(r?.status).toBe('failed');
+    expect(r?.error).toMatch(/^server "broken" failed initialize: .*500/);
+  });
+
+  it('a refused connection fails fast and names the server', async () => {
+    const port = await freePort();
+    const h = harness([remote('gone', `http://127.0.0.1:${port}/mcp`, 'streamable-http')]);
+    open.push(h);
+    const [r] = await h.gateway.sync(ME);
+    expect(r?.status).toBe('failed');
+    expect(r?.error).toBe(
+      `server "gone" cannot be reached at http://127.0.0.1:${port}/mcp: connection refused`,
+    );
+  });
+});
