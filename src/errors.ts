@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   upstream_error: { http: 502, jsonrpc: -32003, exit: 69 },
   /** An upstream did not answer in time. */
   timeout: { http: 504, jsonrpc: -32004, exit: 75 },
+  /** The server's call slots and queue are full; retry later. */
+  busy: { http: 429, jsonrpc: -32007, exit: 75 },
   /** The caller cancelled the request. */
   cancelled: { http: 499, jsonrpc: -32800, exit: 130 },
   /** The caller may not do this (projects and tokens come with the trust issue). */

@@ -10,6 +10,8 @@ export interface Discovery {
   serverName?: string;
   serverVersion?: string;
   instructions?: string;
+  /** The 2026-07-28 `server/discover` result, kept for probe-free reconnects. */
+  discoverResult?: unknown;
 }
 
 /** The outcome of syncing one server, for progress output and `--json`. */
@@ -90,6 +92,7 @@ export function applyDiscovery(
       serverVersion: discovery.serverVersion ?? null,
       instructions: discovery.instructions ?? null,
       warnings,
+      discoverResult: discovery.discoverResult ?? null,
     });
     return diff;
   });

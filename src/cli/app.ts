@@ -73,7 +73,7 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
     servers: serversFromConfig(loaded.config),
     store,
     logger,
-    limits: { maxSchemaBytes: loaded.config.limits.maxSchemaBytes },
+    limits: loaded.config.limits,
   });
   return {
     ...loaded,

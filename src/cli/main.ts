@@ -3,6 +3,7 @@ import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
 import { registerCall } from './commands/call.js';
 import { registerConfig } from './commands/config.js';
 import { registerDescribe } from './commands/describe.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerAdd, registerRemove } from './commands/edit.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
@@ -28,6 +29,7 @@ export async function main(argv: string[]): Promise<void> {
     registerConfig,
     registerAdd,
     registerRemove,
+    registerDoctor,
   ]) {
     register(cli);
   }

@@ -22,6 +22,9 @@ describe('Carte format: defaults', () => {
           enabled: true,
           timeoutMs: 60000,
           discoveryTimeoutMs: 30000,
+          idleTimeoutMs: 300000,
+          maxConcurrency: 16,
+          maxQueue: 64,
         },
         web: {
           kind: 'remote',
@@ -30,10 +33,13 @@ describe('Carte format: defaults', () => {
           enabled: true,
           timeoutMs: 60000,
           discoveryTimeoutMs: 30000,
+          idleTimeoutMs: 300000,
+          maxConcurrency: 16,
+          maxQueue: 64,
         },
       },
       search: { strategy: 'lexical' },
-      limits: { maxSchemaBytes: 65536 },
+      limits: { maxSchemaBytes: 65536, maxResultBytes: 8388608 },
     });
   });
 

@@ -25,6 +25,26 @@ const commonServerShape = {
     .max(MAX_TIMEOUT_MS)
     .default(30_000)
     .describe('How long connecting and listing tools may take, in milliseconds.'),
+  idleTimeoutMs: z
+    .int()
+    .min(0)
+    .max(MAX_TIMEOUT_MS)
+    .default(300_000)
+    .describe(
+      'Close the connection (and stop a stdio process) after this long without calls, in milliseconds; 0 keeps it open.',
+    ),
+  maxConcurrency: z
+    .int()
+    .min(1)
+    .max(1024)
+    .default(16)
+    .describe('Calls to this server that may run at once; more wait in a queue.'),
+  maxQueue: z
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(64)
+    .describe('Calls that may wait for a free slot; beyond this a call fails at once with a "busy" error.'),
   description: z
     .string()
     .optional()
@@ -98,6 +118,14 @@ export const LimitsSchema = z
       .default(65_536)
       .describe(
         'Largest tool input or output schema, in bytes of JSON, stored whole; bigger ones are stored reduced.',
+      ),
+    maxResultBytes: z
+      .int()
+      .min(1024)
+      .max(512 * 1024 * 1024)
+      .default(8 * 1024 * 1024)
+      .describe(
+        'Largest message an upstream may send (a tool result, a listing), in bytes; a bigger one fails that call.',
       ),
   })
   .describe('Bounds that protect the gateway and its callers from oversized upstream data.');

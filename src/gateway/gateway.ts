@@ -1,4 +1,4 @@
-import { closestKeys, RECORD_DEFAULTS, type RecordLimits, type SyncReport } from '../catalog/index.js';
+import { closestKeys, RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
 import { CarteError } from '../errors.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
@@ -16,14 +16,17 @@ import type {
   ServerSummary,
   ToolDetail,
 } from './types.js';
-import { Upstreams } from './upstreams.js';
+import { Upstreams, type UpstreamLimits } from './upstreams.js';
+import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './lifecycle.js';
 import { validateArguments } from './validate.js';
 
 export interface GatewayOptions {
   servers: readonly GatewayServer[];
   store: Store;
   logger: Logger;
-  limits?: RecordLimits;
+  limits?: Partial<UpstreamLimits>;
+  /** Restart and circuit-breaker constants (tests shorten them). */
+  lifecycle?: Partial<LifecycleOptions>;
 }
 
 export interface SearchRequest {
@@ -43,8 +46,12 @@ export class Gateway {
     const { store } = options;
     store.servers.pruneExcept([...this.servers.keys()]);
     for (const s of options.servers) store.servers.reconcileConfig(s.id, s.configHash);
-    this.upstreams = new Upstreams(store, options.logger, options.limits ?? RECORD_DEFAULTS, () =>
-      this.catalogChanged(),
+    this.upstreams = new Upstreams(
+      store,
+      options.logger,
+      { ...RECORD_DEFAULTS, maxResultBytes: 8 * 1024 * 1024, ...options.limits },
+      () => this.catalogChanged(),
+      { ...LIFECYCLE_DEFAULTS, ...options.lifecycle },
     );
     this.view = new CatalogView(
       store,
@@ -164,13 +171,15 @@ export class Gateway {
     if (!s.enabled) throw disabled(s.id);
     const argv = checkArgumentsObject(key, args);
     if (!t.schemaTruncatedFrom) validateArguments(key, t.contentHash, t.inputSchema, argv);
-    const conn = await this.upstreams.connection(s);
-    return conn.callTool(t.name, argv, {
-      timeoutMs: s.timeoutMs,
-      ...(req.signal ? { signal: req.signal } : {}),
-      ...(req.onProgress ? { onProgress: req.onProgress } : {}),
-      ...(req.meta ? { meta: req.meta } : {}),
-    });
+    return this.upstreams.withCall(s, req.signal, (conn) =>
+      conn.callTool(t.name, argv, {
+        timeoutMs: s.timeoutMs,
+        ...(req.signal ? { signal: req.signal } : {}),
+        // Always ask for progress: an upstream that reports it keeps its call alive past timeoutMs.
+        onProgress: req.onProgress ?? (() => undefined),
+        ...(req.meta ? { meta: req.meta } : {}),
+      }),
+    );
   }
 
   /** Resources of every enabled, discovered server (starts those not yet connected). */
@@ -190,10 +199,8 @@ export class Gateway {
   ): Promise<Record<string, unknown>> {
     const target = unwrapResourceUri(uri);
     const s = this.usable(target.server);
-    const conn = await this.upstreams.connection(s);
-    return wrapReadResult(
-      s.id,
-      await conn.request('resources/read', { uri: target.uri }, s.timeoutMs, signal),
+    return this.upstreams.withCall(s, signal, async (conn) =>
+      wrapReadResult(s.id, await conn.request('resources/read', { uri: target.uri }, s.timeoutMs, signal)),
     );
   }
 
@@ -214,8 +221,14 @@ export class Gateway {
   ): Promise<Record<string, unknown>> {
     const target = splitPrefixed(name, 'prompt');
     const s = this.usable(target.server);
-    const conn = await this.upstreams.connection(s);
-    return conn.request('prompts/get', { name: target.name, arguments: args }, s.timeoutMs, signal);
+    return this.upstreams.withCall(s, signal, (conn) =>
+      conn.request('prompts/get', { name: target.name, arguments: args }, s.timeoutMs, signal),
+    );
+  }
+
+  /** The store's health for `carte doctor`: its file and `PRAGMA integrity_check`. */
+  checkStore(_ctx: CallerContext): { path: string; integrity: string } {
+    return { path: this.options.store.path, integrity: this.options.store.checkIntegrity() };
   }
 
   /** The configured server, or a clear error naming the unknown id. */
@@ -285,7 +298,10 @@ export class Gateway {
       enabled: s.enabled,
       status: s.enabled ? (row?.status ?? 'never') : 'disabled',
       toolCount: row?.toolCount ?? 0,
+      state: this.upstreams.state(s, row),
       connected: this.upstreams.isConnected(s.id),
+      activeCalls: this.upstreams.life(s.id).active,
+      queuedCalls: this.upstreams.life(s.id).queued,
       lastDiscoveryAt: row?.lastDiscoveryAt ?? null,
       lastError: row?.lastError ?? null,
       target: s.display,

@@ -6,6 +6,7 @@ export { LOCAL_CALLER } from './context.js';
 export type { CallerContext } from './context.js';
 export { summarize } from './summary.js';
 export { BROWSE_PAGE_SIZE } from './browse.js';
+export { LIFECYCLE_DEFAULTS, SERVER_STATES, type LifecycleOptions, type ServerState } from './lifecycle.js';
 export type {
   BrowseResult,
   CallOutcome,

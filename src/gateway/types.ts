@@ -1,5 +1,6 @@
 import type { UpstreamTarget } from '../upstream/index.js';
 import type { DiscoveryStatus } from '../store/index.js';
+import type { ServerState } from './lifecycle.js';
 
 /** A configured server as the gateway sees it (built from the config by `serversFromConfig`). */
 export interface GatewayServer {
@@ -9,6 +10,11 @@ export interface GatewayServer {
   timeoutMs: number;
   /** Bound on connect + listing. */
   discoveryTimeoutMs: number;
+  /** Close the connection after this long without calls (0 = never). */
+  idleTimeoutMs: number;
+  /** Calls that may run at once, and calls that may wait for a slot. */
+  maxConcurrency: number;
+  maxQueue: number;
   /** Hash of what identifies the upstream (command, args, env, cwd, url, headers). */
   configHash: string;
   target: UpstreamTarget;
@@ -22,6 +28,11 @@ export interface ServerSummary {
   id: string;
   enabled: boolean;
   status: DiscoveryStatus | 'disabled';
+  /** Runtime state: configured, cached, starting, ready, degraded, failed or stopped. */
+  state: ServerState;
+  /** Calls running and waiting now. */
+  activeCalls: number;
+  queuedCalls: number;
   toolCount: number;
   connected: boolean;
   lastDiscoveryAt: string | null;

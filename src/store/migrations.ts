@@ -31,6 +31,8 @@ export const MIGRATIONS: readonly string[] = [
      last_seen_at TEXT NOT NULL
    ) STRICT;
    CREATE INDEX tools_by_server ON tools(server_id, name);`,
+  // 2: the server's DiscoverResult (2026-07-28 era), so a reconnect skips the era probe.
+  `ALTER TABLE servers ADD COLUMN discover_result TEXT;`,
 ];
 
 /** The schema version this build writes. */

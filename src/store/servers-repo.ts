@@ -13,6 +13,7 @@ interface ServerDbRow {
   server_version: string | null;
   instructions: string | null;
   warnings: string;
+  discover_result: string | null;
 }
 
 function fromDb(r: ServerDbRow): ServerRow {
@@ -28,6 +29,7 @@ function fromDb(r: ServerDbRow): ServerRow {
     serverVersion: r.server_version,
     instructions: r.instructions,
     warnings: JSON.parse(r.warnings) as string[],
+    discoverResult: r.discover_result === null ? null : (JSON.parse(r.discover_result) as unknown),
   };
 }
 
@@ -42,6 +44,7 @@ export interface DiscoveryOutcome {
   serverVersion?: string | null;
   instructions?: string | null;
   warnings?: string[];
+  discoverResult?: unknown;
 }
 
 /** Servers table: one row per configured server id. */
@@ -70,7 +73,7 @@ export class ServersRepo {
         .prepare(
           `INSERT INTO servers (id, config_hash) VALUES (?, ?)
            ON CONFLICT(id) DO UPDATE SET config_hash = excluded.config_hash, status = 'never',
-             tool_count = 0, last_error = NULL, protocol_era = NULL, warnings = '[]'`,
+             tool_count = 0, last_error = NULL, protocol_era = NULL, warnings = '[]', discover_result = NULL`,
         )
         .run(id, configHash);
     })();
@@ -87,7 +90,8 @@ export class ServersRepo {
         `UPDATE servers SET status = @status, last_discovery_at = @at, last_error = @error,
            tool_count = COALESCE(@toolCount, tool_count), protocol_era = COALESCE(@protocolEra, protocol_era),
            server_name = COALESCE(@serverName, server_name), server_version = COALESCE(@serverVersion, server_version),
-           instructions = COALESCE(@instructions, instructions), warnings = COALESCE(@warnings, warnings)
+           instructions = COALESCE(@instructions, instructions), warnings = COALESCE(@warnings, warnings),
+           discover_result = CASE WHEN @status = 'success' THEN @discoverResult ELSE discover_result END
          WHERE id = @id`,
       )
       .run({
@@ -101,6 +105,10 @@ export class ServersRepo {
         serverVersion: o.serverVersion ?? null,
         instructions: o.instructions ?? null,
         warnings: o.warnings ? JSON.stringify(o.warnings) : null,
+        discoverResult:
+          o.discoverResult === undefined || o.discoverResult === null
+            ? null
+            : JSON.stringify(o.discoverResult),
       });
   }
 

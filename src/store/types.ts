@@ -11,7 +11,10 @@ export interface ServerRow {
   lastError: string | null;
   toolCount: number;
   /** 'legacy' | 'modern' once known: lets a reconnect skip the era probe. */
+  /** The protocol version negotiated last time ('2025-11-25', '2026-07-28'...). */
   protocolEra: string | null;
+  /** The server's `server/discover` result, for a modern-era reconnect without a probe. */
+  discoverResult: unknown;
   serverName: string | null;
   serverVersion: string | null;
   instructions: string | null;

@@ -1,13 +1,22 @@
-import { Client, type Transport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type DiscoverResult,
+  type PriorDiscovery,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { CarteError } from '../errors.js';
 import { mapUpstreamError } from './errors.js';
 import { StderrTail } from './stderr-tail.js';
 import { createTransport, transportPid } from './transport.js';
-import type { CallOptions, ConnectOptions, UpstreamTarget } from './types.js';
+import type { CallOptions, ConnectOptions, KnownEra, UpstreamTarget } from './types.js';
 
 const CLIENT_INFO = { name: 'carte', version: '0.1.0' };
 /** Pages of tools/list we follow before deciding the upstream's cursor never ends. */
 const MAX_LIST_PAGES = 1000;
+/** The first stateless revision: a stored version at or after it is "modern" (MCP-NOTES). */
+const MODERN_REVISION = '2026-07-28';
+/** Default bound on one upstream message (limits.maxResultBytes in the config). */
+const DEFAULT_MAX_MESSAGE = 8 * 1024 * 1024;
 
 /** Facts learned at connect time. */
 export interface UpstreamInfo {
@@ -16,11 +25,14 @@ export interface UpstreamInfo {
   serverVersion?: string;
   instructions?: string;
   capabilities: Record<string, unknown>;
+  discoverResult?: unknown;
 }
 
 /** One live connection to an upstream MCP server. */
 export class UpstreamConnection {
   private closed = false;
+  /** The last transport-level error (bad JSON, an oversized message), to explain a sudden close. */
+  private transportError: string | null = null;
 
   private constructor(
     readonly serverId: string,
@@ -28,13 +40,36 @@ export class UpstreamConnection {
     private readonly transport: Transport,
     private readonly stderr: StderrTail,
     readonly info: UpstreamInfo,
+    private readonly maxMessageBytes: number,
   ) {}
 
-  /** Connects (bounded by `timeoutMs`) and reads the server's identity. */
+  /**
+   * Connects (bounded by `timeoutMs`) and reads the server's identity. The protocol version
+   * learned last time skips the era probe (a sibling spawn on stdio); if the server changed era
+   * since, one more attempt negotiates afresh.
+   */
   static async open(
     serverId: string,
     target: UpstreamTarget,
     options: ConnectOptions,
+  ): Promise<UpstreamConnection> {
+    const known = options.known ?? null;
+    try {
+      return await UpstreamConnection.attempt(serverId, target, options, known);
+    } catch (err) {
+      if (!known || !isEraMismatch(err)) throw err;
+      options.logger.info(
+        `[${serverId}] protocol version ${known.version} no longer negotiates; probing afresh`,
+      );
+      return UpstreamConnection.attempt(serverId, target, options, null);
+    }
+  }
+
+  private static async attempt(
+    serverId: string,
+    target: UpstreamTarget,
+    options: ConnectOptions,
+    known: KnownEra | null,
   ): Promise<UpstreamConnection> {
     const stderr = new StderrTail(serverId, options.logger);
     const onChanged = options.onToolsChanged;
@@ -44,17 +79,30 @@ export class UpstreamConnection {
         ? { listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => onChanged() } } }
         : {}),
     });
-    const transport = await connectWithFallback(client, serverId, target, stderr, options);
+    const transport = await connectWithFallback(client, serverId, target, stderr, options, priorFrom(known));
     const version = client.getServerVersion();
-    const conn = new UpstreamConnection(serverId, client, transport, stderr, {
-      protocolEra: client.getProtocolEra() ?? 'legacy',
-      ...(version ? { serverName: version.name, serverVersion: version.version } : {}),
-      ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}),
-      capabilities: client.getServerCapabilities() ?? {},
-    });
+    const conn = new UpstreamConnection(
+      serverId,
+      client,
+      transport,
+      stderr,
+      {
+        protocolEra: client.getNegotiatedProtocolVersion() ?? client.getProtocolEra() ?? 'legacy',
+        ...(version ? { serverName: version.name, serverVersion: version.version } : {}),
+        ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}),
+        capabilities: client.getServerCapabilities() ?? {},
+        ...(client.getDiscoverResult() ? { discoverResult: client.getDiscoverResult() } : {}),
+      },
+      options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
+    );
     client.onclose = () => {
+      const expected = conn.closed;
       conn.closed = true;
-      options.onClose?.();
+      options.onClose?.(expected);
+    };
+    client.onerror = (err) => {
+      conn.transportError = err.message;
+      options.logger.debug(`[${serverId}] transport: ${err.message}`);
     };
     return conn;
   }
@@ -115,6 +163,7 @@ export class UpstreamConnection {
         ),
       options.signal,
     );
+    if (this.pid === null) this.checkSize(`the result of "${name}"`, result);
     return result;
   }
 
@@ -159,7 +208,25 @@ export class UpstreamConnection {
         throw new CarteError('cancelled', `${what} on server "${this.serverId}" was cancelled`, {
           cause: err,
         });
+      if (this.transportError && /ReadBuffer|buffer size|exceed/i.test(this.transportError)) {
+        throw new CarteError(
+          'upstream_error',
+          `server "${this.serverId}" sent a message over the ${this.maxMessageBytes}-byte limit during ${what} (limits.maxResultBytes); the connection was reset`,
+          { cause: err },
+        );
+      }
       throw withStderr(mapUpstreamError(err, this.serverId, what, timeoutMs), this.stderr);
+    }
+  }
+
+  /** HTTP results are not bounded by a read buffer: measure them. */
+  private checkSize(what: string, result: unknown): void {
+    const size = Buffer.byteLength(JSON.stringify(result) ?? '');
+    if (size > this.maxMessageBytes) {
+      throw new CarteError(
+        'upstream_error',
+        `server "${this.serverId}" sent ${what} of ${size} bytes, over the ${this.maxMessageBytes}-byte limit (limits.maxResultBytes)`,
+      );
     }
   }
 }
@@ -170,10 +237,13 @@ async function connectWithFallback(
   target: UpstreamTarget,
   stderr: StderrTail,
   options: ConnectOptions,
+  prior: { prior?: PriorDiscovery },
 ): Promise<Transport> {
-  const prior = options.knownEra === 'legacy' ? { prior: { kind: 'legacy' as const } } : {};
   const attempt = async (kind?: 'streamable-http' | 'sse'): Promise<Transport> => {
-    const transport = createTransport(target, stderr, kind);
+    const transport = createTransport(target, stderr, {
+      remoteKind: kind,
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
+    });
     await client.connect(transport, { timeout: options.timeoutMs, ...prior });
     return transport;
   };
@@ -258,4 +328,29 @@ function networkCode(err: unknown): string | undefined {
     if (Array.isArray(errors) && errors.length) return networkCode(errors[0]);
   }
   return undefined;
+}
+
+/** Whether a connect failed because the pinned or assumed protocol era did not negotiate. */
+function isEraMismatch(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ERA_NEGOTIATION_FAILED' || code === -32022) return true;
+    if (e instanceof Error && /negotiat|protocol version/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The cached era verdict for `connect({prior})`: a stored discover result reconnects in the
+ * modern era with no round trip; an older protocol version skips the probe and initializes.
+ */
+function priorFrom(known: KnownEra | null): { prior?: PriorDiscovery } {
+  if (!known) return {};
+  if (known.discover && typeof known.discover === 'object') {
+    return { prior: { kind: 'modern', discover: known.discover as DiscoverResult } };
+  }
+  const dated = /^\d{4}-\d{2}-\d{2}$/.test(known.version);
+  if (known.version === 'legacy' || (dated && known.version < MODERN_REVISION))
+    return { prior: { kind: 'legacy' } };
+  return {};
 }

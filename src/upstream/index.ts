@@ -2,4 +2,11 @@
 export { UpstreamConnection } from './connection.js';
 export type { UpstreamInfo } from './connection.js';
 export { UpstreamPool } from './pool.js';
-export type { UpstreamTarget, Logger, ConnectOptions, CallOptions, ProgressUpdate } from './types.js';
+export type {
+  KnownEra,
+  UpstreamTarget,
+  Logger,
+  ConnectOptions,
+  CallOptions,
+  ProgressUpdate,
+} from './types.js';

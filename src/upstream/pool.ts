@@ -31,9 +31,9 @@ export class UpstreamPool {
       targetKey,
       pending: UpstreamConnection.open(serverId, target, {
         ...options,
-        onClose: () => {
+        onClose: (expected) => {
           if (this.entries.get(serverId) === entry) this.entries.delete(serverId);
-          options.onClose?.();
+          options.onClose?.(expected);
         },
       }),
     };

@@ -14,14 +14,17 @@ import type { UpstreamTarget } from './types.js';
 export function createTransport(
   target: UpstreamTarget,
   tail: StderrTail,
-  remoteKind?: 'streamable-http' | 'sse',
+  opts: { remoteKind?: 'streamable-http' | 'sse' | undefined; maxMessageBytes: number },
 ): Transport {
+  const { remoteKind } = opts;
   if (target.kind === 'stdio') {
     const params = {
       command: target.command,
       args: target.args,
       env: { ...getDefaultEnvironment(), ...target.env },
       stderr: 'pipe' as const,
+      // The read buffer bounds one message: a bigger result resets the connection (limits.maxResultBytes).
+      maxBufferSize: opts.maxMessageBytes + 64 * 1024,
       ...(target.cwd ? { cwd: target.cwd } : {}),
     };
     const transport = new StdioClientTransport(params);

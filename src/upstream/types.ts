@@ -11,17 +11,25 @@ export interface Logger {
   error(message: string): void;
 }
 
+/** The protocol version negotiated last time and, for the modern era, the server's discover result. */
+export interface KnownEra {
+  version: string;
+  discover?: unknown;
+}
+
 /** Options for one connection. */
 export interface ConnectOptions {
   /** Bound on connect + first listing. */
   timeoutMs: number;
   logger: Logger;
-  /** The era learned last time ('legacy' skips the version probe). */
-  knownEra?: string | null;
+  /** What the last connection negotiated; lets a reconnect skip the era probe (a sibling spawn on stdio). */
+  known?: KnownEra | null;
   /** Called (debounced by the caller) when the upstream says its tool list changed. */
   onToolsChanged?: () => void;
-  /** Called once when the connection closes for any reason. */
-  onClose?: () => void;
+  /** Called once when the connection closes; `expected` is false when the upstream went away by itself. */
+  onClose?: (expected: boolean) => void;
+  /** Largest message the upstream may send, in bytes (stdio read buffer; checked on HTTP results). */
+  maxMessageBytes?: number;
 }
 
 /** A progress update from an upstream, with the upstream's numbers. */

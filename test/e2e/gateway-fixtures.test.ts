@@ -144,7 +144,7 @@ describe('bad upstreams fail alone with a precise error', () => {
     };
     const h = make([broken], tmp.dir);
     await expect(h.gateway.callTool(ME, 'flaky/page_tool_1', {})).rejects.toThrow(
-      'server "flaky" exited before it finished starting; its stderr ends with: fixture: cannot start, missing FOO_TOKEN',
+      'server "flaky" closed the connection during tools/call "page_tool_1"; its stderr ends with: fixture: cannot start, missing FOO_TOKEN',
     );
   });
 });

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
-import { Gateway, openStore, type GatewayServer, type Logger, type Store } from '../../src/gateway/index.js';
+import {
+  Gateway,
+  openStore,
+  type GatewayOptions,
+  type GatewayServer,
+  type Logger,
+  type Store,
+} from '../../src/gateway/index.js';
 
 const require = createRequire(import.meta.url);
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -32,6 +39,9 @@ export function stdioServer(
     enabled: true,
     timeoutMs: 20_000,
     discoveryTimeoutMs: 20_000,
+    idleTimeoutMs: 0,
+    maxConcurrency: 16,
+    maxQueue: 64,
     configHash: createHash('sha256').update(JSON.stringify(target)).digest('hex'),
     target,
     display: args.join(' '),
@@ -62,9 +72,13 @@ export interface Harness {
 }
 
 /** A gateway over a real SQLite file in a temp dir. */
-export function harness(servers: GatewayServer[], dir = tempDir().dir): Harness {
+export function harness(
+  servers: GatewayServer[],
+  dir = tempDir().dir,
+  extra: Partial<Omit<GatewayOptions, 'servers' | 'store'>> = {},
+): Harness {
   const store = openStore(join(dir, 'carte.db'));
-  const gateway = new Gateway({ servers, store, logger: memoryLogger() });
+  const gateway = new Gateway({ servers, store, logger: memoryLogger(), ...extra });
   return {
     gateway,
     store,

@@ -16,11 +16,12 @@ export function registerServers(cli: CAC): void {
         if (servers.length === 0) return out(`no servers in ${app.path}`);
         const rows = servers.map((s) => [
           s.id,
+          s.state,
           s.status,
           String(s.toolCount),
           clip(s.lastError ?? s.target, 100),
         ]);
-        out(formatTable([['SERVER', 'STATUS', 'TOOLS', 'TARGET / LAST ERROR'], ...rows]));
+        out(formatTable([['SERVER', 'STATE', 'DISCOVERY', 'TOOLS', 'TARGET / LAST ERROR'], ...rows]));
       } finally {
         await app.close();
       }

@@ -1,0 +1,121 @@
+import type { CAC } from 'cac';
+import { CarteError, toCarteError, type ErrorCode } from '../../errors.js';
+import { LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
+import { openApp, type App, type GlobalFlags } from '../app.js';
+import { formatTable, out } from '../output.js';
+
+interface Finding {
+  check: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+  code?: ErrorCode;
+}
+
+/** `carte doctor`: checks config, store and every enabled upstream; says what is wrong and how to fix it. */
+export function registerDoctor(cli: CAC): void {
+  cli
+    .command('doctor', 'Check the config, the store and every upstream')
+    .action(async (flags: GlobalFlags) => {
+      let app: App;
+      try {
+        app = openApp(flags, 'silent');
+      } catch (err) {
+        const e = toCarteError(err);
+        report([
+          {
+            check: e.code === 'store' ? 'store' : 'config',
+            ok: false,
+            detail: e.message,
+            fix: fixFor(e.code),
+          },
+        ]);
+        throw new CarteError(e.code, 'doctor found 1 problem');
+      }
+      try {
+        const findings = await examine(app);
+        report(findings);
+        const bad = findings.filter((f) => !f.ok);
+        if (bad.length)
+          throw new CarteError(
+            bad[0]!.code ?? 'upstream_unavailable',
+            `doctor found ${bad.length} problem${bad.length === 1 ? '' : 's'}`,
+          );
+      } finally {
+        await app.close();
+      }
+    });
+}
+
+async function examine(app: App): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  findings.push({
+    check: 'config',
+    ok: true,
+    detail: app.source === 'demo' ? 'bundled demo config' : `${app.path} (${app.warnings.length} warnings)`,
+  });
+  for (const w of app.warnings)
+    findings.push({
+      check: 'config',
+      ok: true,
+      detail: `warning: ${w.path ? `${w.path}: ` : ''}${w.message}`,
+    });
+  const store = app.gateway.checkStore(LOCAL_CALLER);
+  findings.push({
+    check: 'store',
+    ok: store.integrity === 'ok',
+    detail: `${store.path}: integrity ${store.integrity}`,
+    ...(store.integrity === 'ok'
+      ? {}
+      : { fix: 'move the file aside and run `carte sync` to rebuild the catalog', code: 'store' as const }),
+  });
+  const disabled = app.gateway.listServers(LOCAL_CALLER).filter((s) => !s.enabled);
+  for (const s of disabled)
+    findings.push({ check: `server ${s.id}`, ok: true, detail: 'disabled in the config (not checked)' });
+  const reports = await app.gateway.sync(LOCAL_CALLER);
+  for (const r of reports) findings.push(serverFinding(r));
+  return findings;
+}
+
+function serverFinding(r: SyncReport): Finding {
+  if (r.status === 'success') {
+    const warn = r.warnings.length ? `; ${r.warnings.length} warnings: ${r.warnings[0] ?? ''}` : '';
+    return {
+      check: `server ${r.server}`,
+      ok: true,
+      detail: `${r.toolCount} tools in ${r.durationMs} ms${warn}`,
+    };
+  }
+  const error = r.error ?? 'unknown error';
+  return {
+    check: `server ${r.server}`,
+    ok: false,
+    detail: error,
+    fix: serverFix(error),
+    code: 'upstream_unavailable',
+  };
+}
+
+function serverFix(error: string): string {
+  if (/was not found|is not executable/.test(error))
+    return 'install the command or give its full path in "command"';
+  if (/exited before|closed the connection/.test(error))
+    return 'run the command by hand to see why it stops (its stderr is quoted above); check its env';
+  if (/within \d+ ms/.test(error)) return 'check the server starts on its own, or raise "discoveryTimeoutMs"';
+  if (/cannot be reached/.test(error)) return 'check the URL and that the server is running';
+  if (/HTTP 40[13]/.test(error)) return 'check the credentials in "headers" (use ${env:NAME} for secrets)';
+  return 'run `carte sync --server <id> --log-level debug` to see the exchange';
+}
+
+function fixFor(code: ErrorCode): string {
+  if (code === 'bad_config') return 'run `carte config check` and fix each line it prints';
+  if (code === 'store') return 'check the data dir is writable, or point --data-dir elsewhere';
+  return 'see the message above';
+}
+
+function report(findings: Finding[]): void {
+  const rows = findings.map((f) => [f.ok ? 'ok' : 'FAIL', f.check, f.detail]);
+  out(formatTable(rows));
+  const fixes = findings.filter((f) => !f.ok && f.fix);
+  if (fixes.length) out(['', 'How to fix:', ...fixes.map((f) => `  ${f.check}: ${f.fix}`)].join('\n'));
+}
