@@ -63,7 +63,32 @@ export function toCarteError(err: unknown): CarteError {
 
 /** Quotes a value for an error message: JSON string form, cut to a readable length. */
 export function quote(value: unknown, max = 80): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  return JSON.stringify(cut);
+  return JSON.stringify(preview(value, max));
+}
+
+/**
+ * A short text form of any value for a message: JSON cut to `max` characters. Never throws,
+ * even for values nested too deep to stringify (it says so instead).
+ */
+export function preview(value: unknown, max = 60): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = Array.isArray(value) ? '[…nested too deep…]' : '{…nested too deep…}';
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** How deeply a JSON value nests (1 for a scalar), counted without recursion. */
+export function nestingDepth(value: unknown, stopAt = Infinity): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (d > max) max = d;
+    if (max > stopAt) return max;
+    if (v !== null && typeof v === 'object') for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
 }

@@ -22,7 +22,52 @@ export function parseText(text: string, path: string, out: Problems): { ok: bool
     return { ok: false, value: undefined };
   }
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  return syntax === 'json' ? parseJsonText(body, out) : parseYamlText(body, out);
+  const depth = bracketDepth(body);
+  if (depth > MAX_NESTING) {
+    // The YAML parser can run out of memory on runaway flow nesting, which no catch can stop.
+    out.error([], `nesting is deeper than ${MAX_NESTING} levels (brackets nest ${depth} deep)`);
+    return { ok: false, value: undefined };
+  }
+  const parsed = syntax === 'json' ? parseJsonText(body, out) : parseYamlText(body, out);
+  if (parsed.ok && hasProtoKey(parsed.value)) {
+    out.error([], 'the key "__proto__" is not allowed anywhere in a config file');
+    return { ok: false, value: undefined };
+  }
+  return parsed;
+}
+
+/** Deepest `[`/`{` nesting accepted before parsing (real configs nest fewer than 10). */
+const MAX_NESTING = 64;
+
+/** Deepest bracket nesting outside quoted strings and comments: a cheap guard, not a parser. */
+function bracketDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '[' || c === '{') max = Math.max(max, ++depth);
+    else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return max;
+}
+
+/** Whether any object in the parsed data has an own `__proto__` key (zod records would drop it). */
+function hasProtoKey(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Object.hasOwn(v, '__proto__')) return true;
+    stack.push(...(Object.values(v) as unknown[]));
+  }
+  return false;
 }
 
 function parseJsonText(text: string, out: Problems): { ok: boolean; value: unknown } {

@@ -1,5 +1,5 @@
 import { closestKeys, RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
-import { CarteError } from '../errors.js';
+import { CarteError, nestingDepth, quote } from '../errors.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
 import { pageTools } from './browse.js';
@@ -238,7 +238,7 @@ export class Gateway {
     const near = closestKeys(id, [...this.servers.keys()], 1);
     throw new CarteError(
       'unknown_server',
-      `unknown server "${id}"${near[0] ? `; did you mean "${near[0]}"?` : ''}`,
+      `unknown server ${quote(id)}${near[0] ? `; did you mean "${near[0]}"?` : ''}`,
     );
   }
 
@@ -281,12 +281,12 @@ export class Gateway {
           : 'it has not been discovered yet; run `carte sync`';
       throw new CarteError(
         'unknown_tool',
-        `unknown tool "${String(key)}": server "${serverId}" has no tools in the catalog because ${why}`,
+        `unknown tool ${quote(key)}: server "${serverId}" has no tools in the catalog because ${why}`,
       );
     }
     const near = closestKeys(String(key), this.options.store.tools.listKeys());
     const hint = near.length ? `; did you mean ${near.map((k) => `"${k}"`).join(' or ')}?` : '';
-    throw new CarteError('unknown_tool', `unknown tool "${String(key)}"${hint}`, {
+    throw new CarteError('unknown_tool', `unknown tool ${quote(key)}${hint}`, {
       details: { suggestions: near },
     });
   }
@@ -322,9 +322,20 @@ function disabled(id: string): CarteError {
   );
 }
 
+/** Deepest nesting accepted in call arguments: far beyond real tool schemas, far below stack limits. */
+const MAX_ARGUMENT_DEPTH = 100;
+
 function checkArgumentsObject(key: string, args: unknown): Record<string, unknown> {
   if (args === undefined || args === null) return {};
-  if (typeof args === 'object' && !Array.isArray(args)) return args as Record<string, unknown>;
+  if (typeof args === 'object' && !Array.isArray(args)) {
+    if (nestingDepth(args, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) {
+      throw new CarteError(
+        'bad_input',
+        `arguments for "${key}" nest deeper than ${MAX_ARGUMENT_DEPTH} levels`,
+      );
+    }
+    return args as Record<string, unknown>;
+  }
   throw new CarteError(
     'bad_input',
     `arguments for "${key}" must be a JSON object, not ${Array.isArray(args) ? 'an array' : typeof args}`,

@@ -1,4 +1,4 @@
-import { CarteError } from '../errors.js';
+import { CarteError, preview } from '../errors.js';
 
 /** Reads meta-tool arguments, naming the bad field and value in every error. */
 export class Args {
@@ -15,8 +15,7 @@ export class Args {
       if (required) throw this.bad(`${this.tool}: "${name}" is required`);
       return undefined;
     }
-    if (typeof v !== 'string')
-      throw this.bad(`${this.tool}: "${name}" must be a string, not ${JSON.stringify(v).slice(0, 60)}`);
+    if (typeof v !== 'string') throw this.bad(`${this.tool}: "${name}" must be a string, not ${preview(v)}`);
     return v;
   }
 
@@ -25,7 +24,7 @@ export class Args {
     if (typeof v === 'string') return v;
     if (Array.isArray(v) && v.length > 0 && v.every((q) => typeof q === 'string')) return v;
     throw this.bad(
-      `${this.tool}: "query" must be a string or a non-empty array of strings, not ${JSON.stringify(v ?? null).slice(0, 60)}`,
+      `${this.tool}: "query" must be a string or a non-empty array of strings, not ${preview(v ?? null)}`,
     );
   }
 
@@ -33,9 +32,7 @@ export class Args {
     const v = this.raw.limit;
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) {
-      throw this.bad(
-        `${this.tool}: "limit" must be an integer from 1 to ${max}, not ${JSON.stringify(v).slice(0, 60)}`,
-      );
+      throw this.bad(`${this.tool}: "limit" must be an integer from 1 to ${max}, not ${preview(v)}`);
     }
     return v;
   }

@@ -12,10 +12,10 @@ export function openDatabase(path: string): Db {
   let db: Db;
   try {
     db = new Database(path);
-    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000'); // first: the pragmas below may wait on another process
+    switchToWal(db);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
   } catch (err) {
     throw new CarteError('store', `cannot open the store at "${path}": ${(err as Error).message}`, {
       cause: err,
@@ -25,19 +25,40 @@ export function openDatabase(path: string): Db {
   return db;
 }
 
+/**
+ * Turns on WAL. Switching needs an exclusive lock that SQLite does not wait for (busy_timeout
+ * does not apply), so a new store opened by two processes at once retries for a few seconds.
+ */
+function switchToWal(db: Db): void {
+  const until = Date.now() + 5000;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (!/locked|busy/i.test((err as Error).message) || Date.now() > until) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // a synchronous 20 ms pause
+    }
+  }
+}
+
 function migrate(db: Db, path: string): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
+  // BEGIN IMMEDIATE takes the write lock before reading user_version, so two processes opening a
+  // new store at once migrate it once: the second sees the version the first wrote.
+  const run = db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) return version;
+    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    return version;
+  });
+  const current = () => db.pragma('user_version', { simple: true }) as number;
+  const version = current() < SCHEMA_VERSION ? run.immediate() : current();
   if (version > SCHEMA_VERSION) {
     db.close();
     throw new CarteError(
       'store',
       `the store at "${path}" has schema version ${version}, newer than this Carte's ${SCHEMA_VERSION}; upgrade Carte or point --data-dir elsewhere`,
     );
-  }
-  for (let v = version; v < SCHEMA_VERSION; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
   }
 }

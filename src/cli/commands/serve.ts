@@ -14,8 +14,7 @@ export function registerServe(cli: CAC): void {
       const app = openApp(flags, 'info');
       if (flags.sync !== false) await syncWithProgress(app.gateway, { onlyStale: true });
       printConnectHelp(app);
-      const handle = serveMcpStdio(app.gateway, (err) => app.logger.warn(`mcp: ${err.message}`));
-      // Resolves when the client goes away or a signal arrives; the CLI then exits.
+      // Resolves when the client goes away, the connection breaks, or a signal arrives; the CLI then exits.
       await new Promise<void>((resolve) => {
         let closing = false;
         const shutdown = (code: number) => {
@@ -28,12 +27,26 @@ export function registerServe(cli: CAC): void {
             .then(() => app.close())
             .finally(resolve);
         };
+        const handle = serveMcpStdio(app.gateway, (err) => {
+          // A message over the transport's read buffer closes the connection and pauses stdin:
+          // no more input can arrive, so stop rather than hang.
+          if (/ReadBuffer exceeded/i.test(err.message)) {
+            app.logger.error(`mcp: ${err.message}; the client connection is closed, stopping`);
+            shutdown(1);
+          } else app.logger.warn(`mcp: ${firstLine(err.message)}`);
+        });
         process.stdin.once('end', () => shutdown(0));
         process.stdin.once('close', () => shutdown(0));
         process.once('SIGINT', () => shutdown(130));
         process.once('SIGTERM', () => shutdown(143));
       });
     });
+}
+
+/** SDK errors can carry a multi-line schema dump; one line is enough in the log. */
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length < text.length ? `${line} …` : line;
 }
 
 function printConnectHelp(app: App): void {
