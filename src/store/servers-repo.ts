@@ -1,4 +1,4 @@
-import type { Db } from './sqlite.js';
+import { prepared, type Db } from './sqlite.js';
 import type { DiscoveryStatus, ServerRow } from './types.js';
 
 interface ServerDbRow {
@@ -52,12 +52,12 @@ export class ServersRepo {
   constructor(private readonly db: Db) {}
 
   get(id: string): ServerRow | undefined {
-    const row = this.db.prepare('SELECT * FROM servers WHERE id = ?').get(id) as ServerDbRow | undefined;
+    const row = prepared(this.db, 'SELECT * FROM servers WHERE id = ?').get(id) as ServerDbRow | undefined;
     return row && fromDb(row);
   }
 
   list(): ServerRow[] {
-    return (this.db.prepare('SELECT * FROM servers ORDER BY id').all() as ServerDbRow[]).map(fromDb);
+    return (prepared(this.db, 'SELECT * FROM servers ORDER BY id').all() as ServerDbRow[]).map(fromDb);
   }
 
   /**
@@ -68,7 +68,7 @@ export class ServersRepo {
     const existing = this.get(id);
     if (existing?.configHash === configHash) return false;
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM tools WHERE server_id = ?').run(id);
+      prepared(this.db, 'DELETE FROM tools WHERE server_id = ?').run(id);
       this.db
         .prepare(
           `INSERT INTO servers (id, config_hash) VALUES (?, ?)
@@ -81,7 +81,7 @@ export class ServersRepo {
   }
 
   setStatus(id: string, status: DiscoveryStatus): void {
-    this.db.prepare('UPDATE servers SET status = ? WHERE id = ?').run(status, id);
+    prepared(this.db, 'UPDATE servers SET status = ? WHERE id = ?').run(status, id);
   }
 
   recordDiscovery(id: string, o: DiscoveryOutcome): void {
@@ -117,7 +117,7 @@ export class ServersRepo {
     const gone = this.list()
       .map((s) => s.id)
       .filter((id) => !keep.includes(id));
-    const del = this.db.prepare('DELETE FROM servers WHERE id = ?');
+    const del = prepared(this.db, 'DELETE FROM servers WHERE id = ?');
     this.db.transaction(() => gone.forEach((id) => del.run(id)))();
     return gone;
   }

@@ -62,3 +62,14 @@ function migrate(db: Db, path: string): void {
     );
   }
 }
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** A prepared statement, compiled once per database: repositories call this on hot paths. */
+export function prepared(db: Db, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map<string, Database.Statement>()));
+  let stmt = cache.get(sql);
+  if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+  return stmt;
+}

@@ -1,4 +1,4 @@
-import type { Db } from './sqlite.js';
+import { prepared, type Db } from './sqlite.js';
 import type { ToolChanges, ToolRow } from './types.js';
 
 interface ToolDbRow {
@@ -69,33 +69,34 @@ export class ToolsRepo {
   constructor(private readonly db: Db) {}
 
   get(key: string): ToolRow | undefined {
-    const row = this.db.prepare('SELECT * FROM tools WHERE key = ?').get(key) as ToolDbRow | undefined;
+    const row = prepared(this.db, 'SELECT * FROM tools WHERE key = ?').get(key) as ToolDbRow | undefined;
     return row && fromDb(row);
   }
 
   listByServer(serverId: string): ToolRow[] {
-    const rows = this.db.prepare('SELECT * FROM tools WHERE server_id = ? ORDER BY name').all(serverId);
+    const rows = prepared(this.db, 'SELECT * FROM tools WHERE server_id = ? ORDER BY name').all(serverId);
     return (rows as ToolDbRow[]).map(fromDb);
   }
 
   listAll(): ToolRow[] {
-    return (this.db.prepare('SELECT * FROM tools ORDER BY key').all() as ToolDbRow[]).map(fromDb);
+    return (prepared(this.db, 'SELECT * FROM tools ORDER BY key').all() as ToolDbRow[]).map(fromDb);
   }
 
   listKeys(): string[] {
-    return this.db.prepare('SELECT key FROM tools ORDER BY key').pluck().all() as string[];
+    return prepared(this.db, 'SELECT key FROM tools ORDER BY key').pluck().all() as string[];
   }
 
   /** Writes one server's changes; the caller wraps this in the sync's transaction. */
   applyChanges(changes: ToolChanges, seenAt: string): void {
-    const upsert = this.db.prepare(
+    const upsert = prepared(
+      this.db,
       `INSERT INTO tools (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => '@' + c).join(', ')})
        ON CONFLICT(key) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'key' && c !== 'first_seen_at')
          .map((c) => `${c} = excluded.${c}`)
          .join(', ')}`,
     );
-    const del = this.db.prepare('DELETE FROM tools WHERE key = ?');
-    const touch = this.db.prepare('UPDATE tools SET last_seen_at = ? WHERE key = ?');
+    const del = prepared(this.db, 'DELETE FROM tools WHERE key = ?');
+    const touch = prepared(this.db, 'UPDATE tools SET last_seen_at = ? WHERE key = ?');
     for (const t of [...changes.added, ...changes.changed]) upsert.run(toDb(t));
     for (const key of changes.removed) del.run(key);
     for (const key of changes.unchanged) touch.run(seenAt, key);

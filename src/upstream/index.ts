@@ -1,5 +1,5 @@
 /** Upstreams: the only place that speaks MCP as a client or spawns processes. */
-export { UpstreamConnection } from './connection.js';
+export type { UpstreamConnection } from './connection.js';
 export type { UpstreamInfo } from './connection.js';
 export { UpstreamPool } from './pool.js';
 export type {

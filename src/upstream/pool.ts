@@ -1,4 +1,4 @@
-import { UpstreamConnection } from './connection.js';
+import type { UpstreamConnection } from './connection.js';
 import type { ConnectOptions, UpstreamTarget } from './types.js';
 
 interface Entry {
@@ -29,7 +29,7 @@ export class UpstreamPool {
     if (existing) await this.close(serverId);
     const entry: Entry = {
       targetKey,
-      pending: UpstreamConnection.open(serverId, target, {
+      pending: openConnection(serverId, target, {
         ...options,
         onClose: (expected) => {
           if (this.entries.get(serverId) === entry) this.entries.delete(serverId);
@@ -64,4 +64,17 @@ export class UpstreamPool {
   async closeAll(): Promise<void> {
     await Promise.all([...this.entries.keys()].map((id) => this.close(id)));
   }
+}
+
+/**
+ * Loads the client SDK only when a connection is first needed: catalog-only commands (search,
+ * servers, describe) never start an upstream and so never pay for loading it.
+ */
+async function openConnection(
+  serverId: string,
+  target: UpstreamTarget,
+  options: ConnectOptions,
+): Promise<UpstreamConnection> {
+  const { UpstreamConnection } = await import('./connection.js');
+  return UpstreamConnection.open(serverId, target, options);
 }

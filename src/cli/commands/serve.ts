@@ -1,6 +1,5 @@
 import type { CAC } from 'cac';
 import { fileURLToPath } from 'node:url';
-import { serveMcpStdio } from '../../mcp/index.js';
 import { openApp, type App, type GlobalFlags } from '../app.js';
 import { note } from '../output.js';
 import { syncWithProgress } from './sync.js';
@@ -14,6 +13,8 @@ export function registerServe(cli: CAC): void {
       const app = openApp(flags, 'info');
       if (flags.sync !== false) await syncWithProgress(app.gateway, { onlyStale: true });
       printConnectHelp(app);
+      // Loaded here so the other commands never pay for the MCP server SDK.
+      const { serveMcpStdio } = await import('../../mcp/index.js');
       // Resolves when the client goes away, the connection breaks, or a signal arrives; the CLI then exits.
       await new Promise<void>((resolve) => {
         let closing = false;
@@ -27,7 +28,7 @@ export function registerServe(cli: CAC): void {
             .then(() => app.close())
             .finally(resolve);
         };
-        const handle = serveMcpStdio(app.gateway, (err) => {
+        const handle = serveMcpStdio(app.gateway, (err: Error) => {
           // A message over the transport's read buffer closes the connection and pauses stdin:
           // no more input can arrive, so stop rather than hang.
           if (/ReadBuffer exceeded/i.test(err.message)) {

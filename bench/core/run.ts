@@ -1,0 +1,132 @@
+// Core speed bench: `npx tsx bench/core/run.ts [--quick] [--runs N] [--data DIR]` (npm run bench:core).
+// (a) sync of the demo config, cold and warm, vs spawning the servers directly; (b) search latency
+// in process and `carte search` cold start, on the demo and the big (~7k tools) catalog;
+// (c) `carte serve` start-up to the first answers. Prints markdown; writes bench/out/core.json.
+import { serversFromConfig } from '../../src/gateway/index.js';
+import { demoConfig } from '../../src/config/index.js';
+import { benchDataDir, loadBigCatalog, loadQueries } from './bench-data.js';
+import { writeBigCatalog } from './big-catalog.js';
+import { hasFlag, numberFlag, requireBuild, tempDir } from './paths.js';
+import { machine, machineLine, progress, table, writeJson } from './report.js';
+import { benchSearch, searchTable, type CatalogTarget } from './search-bench.js';
+import { benchServe, serveTable } from './serve-bench.js';
+import { median, ms } from './stats.js';
+import { benchSync, syncTable } from './sync-bench.js';
+
+const QUERY_COUNT = 200;
+/** Targets from the issues, in ms. */
+const TARGETS = { searchP95At7k: 5, coldStartWithCatalog: 500 };
+
+async function main(): Promise<void> {
+  const quick = hasFlag('quick');
+  const runs = numberFlag('runs', quick ? 2 : 5);
+  const stale = requireBuild();
+  const dataDir = benchDataDir();
+  const m = machine();
+  const out: string[] = [`# Carte core bench`, '', machineLine(m)];
+  if (stale) out.push('', `warning: ${stale}`);
+
+  const sync = await benchSync(runs);
+  out.push('', '## (a) Sync of the demo config', '', syncTable(sync));
+
+  progress('search: writing the big catalog into a temp store');
+  const big = tempDir();
+  try {
+    const catalog = writeBigCatalog(big.dir, loadBigCatalog(dataDir));
+    const queries = loadQueries(dataDir, QUERY_COUNT);
+    const demo: CatalogTarget = {
+      label: 'demo',
+      dataDir: sync.dataDir,
+      servers: serversFromConfig(demoConfig(sync.dataDir)),
+      cliArgs: ['--data-dir', sync.dataDir],
+      cwd: sync.cwd,
+    };
+    const large: CatalogTarget = {
+      label: `big (${catalog.servers.length} servers)`,
+      dataDir: catalog.dataDir,
+      servers: catalog.servers,
+      cliArgs: ['--config', catalog.configPath, '--data-dir', catalog.dataDir],
+      cwd: big.dir,
+    };
+    const searches = [];
+    for (const target of [demo, large]) {
+      progress(`search: ${target.label}`);
+      searches.push(await benchSearch(target, queries, { passes: quick ? 2 : 5, cliRuns: runs }));
+    }
+    const nodeBare = median(sync.wallMs.nodeBare);
+    out.push('', '## (b) Search', '', searchTable(searches, nodeBare));
+    out.push(
+      '',
+      `Writing the big catalog through \`applyDiscovery\` (one transaction per server, ${catalog.toolCount} tools): ${ms(catalog.writeMs)} ms.`,
+    );
+
+    progress('serve: start-up');
+    const serves = [
+      await benchServe('demo', demo.cliArgs, demo.cwd, runs),
+      await benchServe(large.label, large.cliArgs, large.cwd, runs),
+    ];
+    out.push('', '## (c) `carte serve` start-up with a synced catalog', '', serveTable(serves));
+
+    const bigSearch = searches[1]!;
+    const cli = bigSearch.cliColdMs;
+    const serve = serves[1]!.runs.map((r) => r.toolsListMs);
+    const verdict = (x: number, target: number) => (x < target ? 'met' : '**missed**');
+    const p50min = (xs: number[], cpu: number[] = []) =>
+      `${ms(median(xs))} ms (min ${ms(Math.min(...xs))}${cpu.length ? `, CPU ${ms(median(cpu))}` : ''})`;
+    out.push(
+      '',
+      '## Targets',
+      '',
+      table(
+        ['target', 'measured', 'verdict'],
+        [
+          [
+            `search p95 < ${TARGETS.searchP95At7k} ms at ~7k tools (lexical), all samples`,
+            `${ms(bigSearch.latency.p95)} ms`,
+            verdict(bigSearch.latency.p95, TARGETS.searchP95At7k),
+          ],
+          [
+            '... per query best of the passes',
+            `${ms(bigSearch.bestOf.p95)} ms`,
+            verdict(bigSearch.bestOf.p95, TARGETS.searchP95At7k),
+          ],
+          [
+            `cold start with a stored catalog < ${TARGETS.coldStartWithCatalog} ms: \`carte search\`, big catalog`,
+            `${p50min(cli, bigSearch.cliColdCpuMs)}; \`node -e 0\` ${ms(nodeBare)} ms`,
+            verdict(median(cli), TARGETS.coldStartWithCatalog),
+          ],
+          [
+            '... `carte search`, demo catalog',
+            p50min(searches[0]!.cliColdMs, searches[0]!.cliColdCpuMs),
+            verdict(median(searches[0]!.cliColdMs), TARGETS.coldStartWithCatalog),
+          ],
+          [
+            '... `carte serve` to the first `tools/list` answer, big catalog',
+            p50min(serve),
+            verdict(median(serve), TARGETS.coldStartWithCatalog),
+          ],
+        ],
+      ),
+    );
+    const path = writeJson('core', {
+      machine: m,
+      runs,
+      warnings: stale ? [stale] : [],
+      sync: { ...sync, cleanup: undefined, dataDir: undefined, cwd: undefined },
+      bigCatalog: { servers: catalog.servers.length, tools: catalog.toolCount, writeMs: catalog.writeMs },
+      search: searches,
+      serve: serves,
+      targets: TARGETS,
+    });
+    console.log(out.join('\n'));
+    console.log(`\nwrote ${path}`);
+  } finally {
+    big.cleanup();
+    sync.cleanup();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exitCode = 1;
+});

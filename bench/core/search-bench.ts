@@ -1,0 +1,234 @@
+// (b) Search latency through `Gateway.searchTools`, in process, over a real store; and the CLI's
+// cold start (`carte search ... --json`) as a whole process.
+import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { Gateway, LOCAL_CALLER, openStore, type GatewayServer } from '../../src/gateway/index.js';
+import type { BenchQuery } from './bench-data.js';
+import { QUIET } from './logger.js';
+import { runOk } from './proc.js';
+import { median, ms, summarize, type Summary } from './stats.js';
+import { table } from './report.js';
+
+export interface CatalogTarget {
+  label: string;
+  dataDir: string;
+  servers: GatewayServer[];
+  /** CLI arguments that select this catalog (config and data dir). */
+  cliArgs: string[];
+  /** Where the CLI runs (an empty dir for the demo config). */
+  cwd: string;
+}
+
+export interface SearchBench {
+  label: string;
+  tools: number;
+  /** `new Gateway(...)` over the stored catalog (prunes and reconciles every server). */
+  openMs: number[];
+  /** `store.tools.listAll()`: reading every row. */
+  listAllMs: number[];
+  /** The first search of a fresh gateway: rows, index build and the query. */
+  firstSearchMs: number[];
+  /** Every sample of every measured pass (passes x queries). */
+  latency: Summary;
+  /** Per query, its best time over the passes: the cost without scheduler and GC noise. */
+  bestOf: Summary;
+  byKind: Record<string, Summary>;
+  passes: number;
+  /** Garbage collection during the measured passes. */
+  gc: { count: number; ms: number; maxMs: number };
+  slowest: { kind: string; query: string; bestMs: number; worstMs: number }[];
+  cliColdMs: number[];
+  /** CPU (user + system) of each `carte search` process, when GNU time is installed. */
+  cliColdCpuMs: number[];
+  /** `carte servers --json` on the same catalog: CLI start, config, store, no search index. */
+  cliServersMs: number[];
+  cliResults: number;
+}
+
+const REBUILDS = 3;
+
+/** Times the in-process search and `carte search` cold start on one catalog. */
+export async function benchSearch(
+  target: CatalogTarget,
+  queries: readonly BenchQuery[],
+  opts: { passes: number; cliRuns: number },
+): Promise<SearchBench> {
+  const store = openStore(join(target.dataDir, 'carte.db'));
+  const openMs: number[] = [];
+  const listAllMs: number[] = [];
+  const firstSearchMs: number[] = [];
+  let gateway: Gateway | undefined;
+  let tools = 0;
+  try {
+    for (let i = 0; i < REBUILDS; i++) {
+      await gateway?.close();
+      let t = performance.now();
+      tools = store.tools.listAll().length;
+      listAllMs.push(performance.now() - t);
+      t = performance.now();
+      gateway = new Gateway({ servers: target.servers, store, logger: QUIET });
+      openMs.push(performance.now() - t);
+      t = performance.now();
+      gateway.searchTools(LOCAL_CALLER, queries[0]!.query);
+      firstSearchMs.push(performance.now() - t);
+    }
+    const gw = gateway!;
+    for (const q of queries) gw.searchTools(LOCAL_CALLER, q.query); // warm-up pass (JIT)
+    const times = queries.map(() => [] as number[]);
+    const gc = watchGc();
+    for (let p = 0; p < opts.passes; p++) {
+      queries.forEach((q, i) => {
+        const t = performance.now();
+        gw.searchTools(LOCAL_CALLER, q.query);
+        times[i]!.push(performance.now() - t);
+      });
+    }
+    const gcStats = await gc.stop();
+    const kinds = [...new Set(queries.map((q) => q.kind))];
+    const byKind = Object.fromEntries(
+      kinds.map((k) => [k, summarize(times.filter((_, i) => queries[i]!.kind === k).flat())]),
+    );
+    const slowest = queries
+      .map((q, i) => ({
+        kind: q.kind,
+        query: JSON.stringify(q.query).slice(0, 160),
+        bestMs: Math.min(...times[i]!),
+        worstMs: Math.max(...times[i]!),
+      }))
+      .sort((a, b) => b.bestMs - a.bestMs)
+      .slice(0, 5);
+    await gw.close();
+    const cli = await benchCli(target, opts.cliRuns);
+    return {
+      label: target.label,
+      tools,
+      openMs,
+      listAllMs,
+      firstSearchMs,
+      latency: summarize(times.flat()),
+      bestOf: summarize(times.map((t) => Math.min(...t))),
+      byKind,
+      passes: opts.passes,
+      gc: gcStats,
+      slowest,
+      ...cli,
+    };
+  } finally {
+    store.close();
+  }
+}
+
+const CLI_QUERY = 'search for objects in a museum collection';
+
+/** Counts GC pauses until `stop` (the observer delivers entries asynchronously). */
+function watchGc(): { stop: () => Promise<{ count: number; ms: number; maxMs: number }> } {
+  const pauses: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) pauses.push(e.duration);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      observer.disconnect();
+      const total = pauses.reduce((a, b) => a + b, 0);
+      return { count: pauses.length, ms: total, maxMs: pauses.length ? Math.max(...pauses) : 0 };
+    },
+  };
+}
+
+/** `carte search` and `carte servers` as whole processes, alternating, `runs` times each. */
+async function benchCli(
+  target: CatalogTarget,
+  runs: number,
+): Promise<{ cliColdMs: number[]; cliColdCpuMs: number[]; cliServersMs: number[]; cliResults: number }> {
+  const cliColdMs: number[] = [];
+  const cliColdCpuMs: number[] = [];
+  const cliServersMs: number[] = [];
+  let cliResults = 0;
+  for (let i = 0; i < runs; i++) {
+    const run = await runOk(['search', CLI_QUERY, '--json', ...target.cliArgs], { cwd: target.cwd });
+    cliResults = (JSON.parse(run.stdout) as unknown[]).length;
+    // An empty answer would mean the CLI wiped or missed the stored catalog: the timing would be a lie.
+    if (cliResults === 0) throw new Error(`carte search on ${target.label} returned nothing`);
+    cliColdMs.push(run.ms);
+    if (run.cpuMs !== undefined) cliColdCpuMs.push(run.cpuMs);
+    cliServersMs.push((await runOk(['servers', '--json', ...target.cliArgs], { cwd: target.cwd })).ms);
+  }
+  return { cliColdMs, cliColdCpuMs, cliServersMs, cliResults };
+}
+
+export function searchTable(benches: readonly SearchBench[], nodeBareMs: number): string {
+  const first = benches[0];
+  const latency = table(
+    [
+      'catalog',
+      'tools',
+      'samples',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'max ms',
+      'best-of p50',
+      'best-of p95',
+      'best-of p99',
+      'GC pauses (total ms)',
+    ],
+    benches.map((b) => [
+      b.label,
+      String(b.tools),
+      `${b.passes} x ${b.bestOf.n}`,
+      ms(b.latency.p50),
+      ms(b.latency.p95),
+      ms(b.latency.p99),
+      ms(b.latency.max),
+      ms(b.bestOf.p50),
+      ms(b.bestOf.p95),
+      ms(b.bestOf.p99),
+      `${b.gc.count} (${ms(b.gc.ms)})`,
+    ]),
+  );
+  const kinds = table(
+    ['catalog', ...Object.keys(first?.byKind ?? {}).flatMap((k) => [`${k} p50`, `${k} p95`])],
+    benches.map((b) => [b.label, ...Object.values(b.byKind).flatMap((s) => [ms(s.p50), ms(s.p95)])]),
+  );
+  const build = table(
+    [
+      'catalog',
+      'open gateway',
+      'listAll rows',
+      'first search (rows + index + query)',
+      '`carte search` cold p50',
+      'min',
+      'CPU p50',
+      '`carte servers` p50',
+      'search minus servers',
+      '`node -e 0`',
+    ],
+    benches.map((b) => [
+      b.label,
+      ms(median(b.openMs)),
+      ms(median(b.listAllMs)),
+      ms(median(b.firstSearchMs)),
+      ms(median(b.cliColdMs)),
+      ms(Math.min(...b.cliColdMs)),
+      ms(median(b.cliColdCpuMs)),
+      ms(median(b.cliServersMs)),
+      ms(median(b.cliColdMs) - median(b.cliServersMs)),
+      ms(nodeBareMs),
+    ]),
+  );
+  return [
+    `Warm search latency, \`Gateway.searchTools\` in process over a real store, default limit 8, one warm-up pass then ${first?.passes ?? 0} passes over ${first?.bestOf.n ?? 0} queries. "best-of" is each query's fastest pass: its cost without scheduler and GC noise.`,
+    '',
+    latency,
+    '',
+    'By query kind (task: whole task text; step: one annotated step; steps[]: all steps as one array query), all passes, ms:',
+    '',
+    kinds,
+    '',
+    `Index build and cold start, ms (in-process: median of ${REBUILDS}; CLI: median of ${first?.cliColdMs.length ?? 0} runs, wall time spawn to exit):`,
+    '',
+    build,
+  ].join('\n');
+}

@@ -1,0 +1,102 @@
+// (c) `carte serve` start-up with a synced catalog: spawn to the first `tools/list` answer, and to
+// the first `search_tools` answer (which builds the search index), over raw JSON-RPC on stdio.
+import { spawn } from 'node:child_process';
+import { BIN, cleanEnv } from './paths.js';
+import { median, ms } from './stats.js';
+import { table } from './report.js';
+
+export interface ServeRun {
+  toolsListMs: number;
+  firstSearchMs: number;
+  exitCode: number | null;
+}
+
+const send = (m: object) => `${JSON.stringify(m)}\n`;
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'carte-bench', version: '0' },
+  },
+};
+
+/** One `carte serve` process: writes the handshake at once, times the answers, then closes stdin. */
+export function serveOnce(args: readonly string[], cwd: string, timeoutMs = 60_000): Promise<ServeRun> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd, env: cleanEnv(), stdio: 'pipe' });
+    const times = new Map<number, number>();
+    let buffer = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`carte serve gave no answer within ${timeoutMs} ms: ${stderr.slice(-500)}`));
+    }, timeoutMs);
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout.on('data', (c: Buffer) => {
+      buffer += c.toString();
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        const id = (JSON.parse(line) as { id?: number }).id;
+        if (typeof id === 'number' && !times.has(id)) times.set(id, performance.now() - start);
+        if (id === 2) {
+          const call = { name: 'search_tools', arguments: { query: 'read a file from disk' } };
+          child.stdin.write(send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: call }));
+        }
+        if (id === 3) child.stdin.end();
+      }
+    });
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      const toolsListMs = times.get(2);
+      const searchMs = times.get(3);
+      if (toolsListMs === undefined || searchMs === undefined) {
+        reject(new Error(`carte serve exited (${code}) before answering: ${stderr.slice(-500)}`));
+        return;
+      }
+      resolve({ toolsListMs, firstSearchMs: searchMs, exitCode: code });
+    });
+    child.stdin.write(send(INIT));
+    child.stdin.write(send({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    child.stdin.write(send({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+  });
+}
+
+export interface ServeBench {
+  label: string;
+  runs: ServeRun[];
+}
+
+export async function benchServe(
+  label: string,
+  args: readonly string[],
+  cwd: string,
+  runs: number,
+): Promise<ServeBench> {
+  const list: ServeRun[] = [];
+  for (let i = 0; i < runs; i++) list.push(await serveOnce(args, cwd));
+  return { label, runs: list };
+}
+
+export function serveTable(benches: readonly ServeBench[]): string {
+  return table(
+    [
+      'catalog',
+      'spawn to `tools/list` answer p50 ms',
+      'min ms',
+      'spawn to first `search_tools` answer p50 ms',
+      'min ms',
+    ],
+    benches.map((b) => {
+      const list = b.runs.map((r) => r.toolsListMs);
+      const search = b.runs.map((r) => r.firstSearchMs);
+      return [b.label, ms(median(list)), ms(Math.min(...list)), ms(median(search)), ms(Math.min(...search))];
+    }),
+  );
+}

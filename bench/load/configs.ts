@@ -1,0 +1,46 @@
+// Carte config files for the load bench, each synced once before any session opens (so every
+// `carte serve` starts with a stored catalog and no start-up sync).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES, referenceEntry } from '../core/paths.js';
+import { runOk } from '../core/proc.js';
+
+export interface CarteSetup {
+  config: string;
+  dataDir: string;
+}
+
+const q = (s: string) => JSON.stringify(s);
+
+const everythingStdio = [
+  '  everything:',
+  `    command: ${q(process.execPath)}`,
+  `    args: [${q(referenceEntry('server-everything'))}, stdio]`,
+];
+
+export const CONFIGS = {
+  stdio: () => ['servers:', ...everythingStdio],
+  http: (url: string) => [
+    'servers:',
+    '  everything:',
+    `    url: ${q(url)}`,
+    '    transport: streamable-http',
+  ],
+  faults: () => [
+    'servers:',
+    ...everythingStdio,
+    '  faults:',
+    `    command: ${q(process.execPath)}`,
+    `    args: [${q(join(FIXTURES, 'faults.mjs'))}]`,
+  ],
+};
+
+/** Writes `<dir>/<name>.yaml`, syncs it into `<dir>/<name>-data`, and fails if a server did not sync. */
+export async function setupCarte(dir: string, name: string, lines: string[]): Promise<CarteSetup> {
+  mkdirSync(dir, { recursive: true });
+  const config = join(dir, `${name}.yaml`);
+  const dataDir = join(dir, `${name}-data`);
+  writeFileSync(config, `${lines.join('\n')}\n`);
+  await runOk(['sync', '--config', config, '--data-dir', dataDir, '--json'], { cwd: dir });
+  return { config, dataDir };
+}
