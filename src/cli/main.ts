@@ -4,6 +4,7 @@ import { registerCall } from './commands/call.js';
 import { registerConfig } from './commands/config.js';
 import { registerDescribe } from './commands/describe.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerRank } from './commands/rank.js';
 import { registerAdd, registerRemove } from './commands/edit.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
@@ -30,6 +31,7 @@ export async function main(argv: string[]): Promise<void> {
     registerAdd,
     registerRemove,
     registerDoctor,
+    registerRank,
   ]) {
     register(cli);
   }

@@ -1,5 +1,6 @@
 import { closestKeys, RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
 import { CarteError, nestingDepth, quote } from '../errors.js';
+import { parseQuery, searchRequest, type SearchOptions } from '../search/index.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
 import { pageTools } from './browse.js';
@@ -32,6 +33,10 @@ export interface GatewayOptions {
 export interface SearchRequest {
   limit?: number;
   server?: string;
+  /** Drop results below this relevance (0..1). */
+  minRelevance?: number;
+  /** Read the query with the people's syntax: "phrases", server:ID, tag:X, category:X, -word. */
+  syntax?: boolean;
 }
 
 /** The facade every face calls: search, browse, describe, call, sync. */
@@ -103,11 +108,18 @@ export class Gateway {
   }
 
   searchTools(_ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
-    if (req.server !== undefined) this.server(req.server);
-    const hits = this.view.searchIndex().search(query, {
+    const base: SearchOptions = {
       ...(req.limit ? { limit: req.limit } : {}),
-      ...(req.server ? { server: req.server } : {}),
-    });
+      ...(req.server !== undefined ? { server: req.server } : {}),
+      ...(req.minRelevance !== undefined ? { minRelevance: req.minRelevance } : {}),
+    };
+    // People's syntax ("phrases", server:ID, -word) only when asked; agents' text is never parsed.
+    const { query: text, options } =
+      req.syntax && typeof query === 'string'
+        ? searchRequest(parseQuery(query), base)
+        : { query, options: base };
+    if (options.server !== undefined) this.server(options.server);
+    const hits = this.view.searchIndex().search(text, options);
     return hits.flatMap((h) => {
       const t = this.view.row(h.key);
       if (!t) return [];

@@ -1,6 +1,7 @@
 /** The gateway: the one facade every face (CLI, MCP, HTTP, web) calls. */
 export { Gateway } from './gateway.js';
 export { serversFromConfig } from './from-config.js';
+export { buildOfflineRanker, type CatalogFileTool, type OfflineRanker } from './rank.js';
 export type { GatewayOptions, SearchRequest } from './gateway.js';
 export { LOCAL_CALLER } from './context.js';
 export type { CallerContext } from './context.js';

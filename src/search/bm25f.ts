@@ -34,9 +34,9 @@ export interface WeightedTerm {
 export interface Bm25fIndex {
   readonly size: number;
   /** Inverse document frequency, ln(1 + (N - df + 0.5) / (df + 0.5)); 0 for unknown terms. */
-  idf(term: string): number;
+  readonly idf: (term: string) => number;
   /** Number of documents containing `term` in any field. */
-  df(term: string): number;
+  readonly df: (term: string) => number;
   /** Sum of idf * weight * saturated tf per document; only documents with a match are set. */
   score(terms: readonly WeightedTerm[], into: Float64Array, touched: number[]): void;
   /**

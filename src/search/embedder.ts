@@ -27,10 +27,16 @@ export function similarities(
   return out;
 }
 
-/** The k-th largest finite value of `values` (k >= 1), or -Infinity when there are fewer. */
-export function kthLargest(values: Float64Array, k: number): number {
-  const finite = Array.from(values).filter((v) => Number.isFinite(v));
-  if (finite.length < k) return finite.length === 0 ? Number.NEGATIVE_INFINITY : Math.min(...finite);
-  finite.sort((a, b) => b - a);
-  return finite[k - 1]!;
+/** Finite values sorted from largest to smallest (NaN dropped). */
+export function sortedDescending(values: Float64Array): Float64Array {
+  return values
+    .filter((v) => Number.isFinite(v))
+    .sort()
+    .reverse();
+}
+
+/** The k-th largest (k >= 1) of a descending array; its smallest when shorter, -Infinity when empty. */
+export function kth(sorted: Float64Array, k: number): number {
+  if (sorted.length === 0) return Number.NEGATIVE_INFINITY;
+  return sorted[Math.min(k, sorted.length) - 1]!;
 }

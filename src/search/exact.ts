@@ -38,7 +38,11 @@ export function buildExactTable(docs: readonly NamedDoc[]): ExactTable {
     pushTo(byKey, d.key.toLowerCase(), i);
     pushTo(byName, d.name.toLowerCase(), i);
   });
-  const servers = docs.map((d) => new Set([d.server.toLowerCase(), ...tokenize(d.server)]));
+  const tables: Tables = {
+    byKey,
+    byName,
+    servers: docs.map((d) => new Set([d.server.toLowerCase(), ...tokenize(d.server)])),
+  };
   return {
     match(query) {
       const q = query.trim().toLowerCase();
@@ -47,52 +51,43 @@ export function buildExactTable(docs: readonly NamedDoc[]): ExactTable {
       if (key) return { tiers: [[...key]] };
       const whole = byName.get(q);
       if (whole) return { tiers: [[...whole]] };
-      return { tiers: matchWords(q, byKey, byName, servers).filter((t) => t.length > 0) };
+      return { tiers: matchWords(q, tables).filter((t) => t.length > 0) };
     },
   };
+}
+
+/** Lookups by lower-cased key and name, and each tool's server id and its words. */
+interface Tables {
+  byKey: Map<string, number[]>;
+  byName: Map<string, number[]>;
+  servers: readonly ReadonlySet<string>[];
 }
 
 /**
  * A query such as "github create_issue" or "create_issue on github": every word that is a key,
  * or an identifier-like tool name, pins its tools; tools whose server the other words name go first.
  */
-function matchWords(
-  q: string,
-  byKey: Map<string, number[]>,
-  byName: Map<string, number[]>,
-  servers: readonly ReadonlySet<string>[],
-): number[][] {
+function matchWords(q: string, { byKey, byName, servers }: Tables): number[][] {
   const words = q.split(/\s+/);
   const named: number[] = [];
   const others: number[] = [];
   const seen = new Set<number>();
+  const add = (tier: number[], ids: readonly number[]): void => {
+    for (const i of ids) {
+      if (seen.has(i)) continue;
+      seen.add(i);
+      tier.push(i);
+    }
+  };
   words.forEach((word, w) => {
     const keyHit = byKey.get(word);
-    if (keyHit) {
-      for (const i of keyHit)
-        if (!seen.has(i)) {
-          seen.add(i);
-          named.push(i);
-        }
-      return;
-    }
+    if (keyHit) return add(named, keyHit);
     const hits = byName.get(word);
     if (!hits) return;
     const rest = words.filter((_, j) => j !== w);
-    const namesServer = (i: number): boolean => rest.some((r) => servers[i]!.has(r));
-    const byServer = hits.filter(namesServer);
-    if (byServer.length === 0 && !IDENTIFIER.test(word)) return;
-    for (const i of byServer)
-      if (!seen.has(i)) {
-        seen.add(i);
-        named.push(i);
-      }
-    if (IDENTIFIER.test(word))
-      for (const i of hits)
-        if (!seen.has(i)) {
-          seen.add(i);
-          others.push(i);
-        }
+    const onNamedServer = hits.filter((i) => rest.some((r) => servers[i]!.has(r)));
+    add(named, onNamedServer);
+    if (IDENTIFIER.test(word)) add(others, hits);
   });
   return [named, others];
 }

@@ -1,8 +1,13 @@
-/** Tool search: tokenisation, a BM25F inverted index with exact-name pins, and merged multi-step queries. */
+/** Tool search: a BM25F index with server evidence and exact-name pins, merged multi-step queries, query syntax, and optional embedding fusion. */
 export type { SearchDoc, SearchHit, SearchIndex, SearchOptions } from './types.js';
-export { buildSearchIndex, clampLimit, LIMITS, MAX_QUERY_CHARS } from './search-index.js';
+export { buildSearchIndex } from './search-index.js';
+export { clampLimit, LIMITS, MAX_QUERY_CHARS } from './ranking.js';
 export { RANKER_DEFAULTS, type RankerOptions } from './options.js';
 export { mergeRankings, type RankedHit } from './merge.js';
 export { tokenize } from './tokenize.js';
+export { parseQuery, searchRequest, type ParsedQuery } from './query-syntax.js';
 export type { Embedder } from './embedder.js';
-export { parseQuery, type ParsedQuery } from './query-syntax.js';
+export { buildHybridIndex, toolTexts, type HybridIndex, type HybridOptions } from './hybrid.js';
+export { FUSION_DEFAULTS, type FusionOptions } from './fusion.js';
+export { queryEmbeddingText, toolEmbeddingText } from './embedding-text.js';
+export { createUseLiteEmbedder, USE_LITE } from './use-lite-embedder.js';

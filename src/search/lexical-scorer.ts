@@ -1,60 +1,36 @@
-// Lexical scoring of one query: BM25F per tool plus its server's match as a whole.
+// Lexical scoring of one query: analysed words, typo fixes and synonyms, BM25F, server evidence.
 import { analyze, surfaceWords } from './analyze.js';
-import type { Aspects } from './diversify.js';
 import { buildBm25f, type FieldTokens, type WeightedTerm } from './bm25f.js';
-import { pickStemmer, SERVER_BM25F, TYPO_WEIGHT, type RankerOptions } from './options.js';
+import { pickStemmer, TYPO_WEIGHT, type RankerOptions } from './options.js';
+import type { Candidates } from './ranking.js';
+import { buildServerEvidence } from './server-evidence.js';
 import { buildSynonymTable } from './synonyms.js';
 import { buildTypoCorrector } from './typo.js';
 import type { SearchDoc } from './types.js';
 
-/** Scores of the tools one query touched; `score` is 0 for every other tool. */
-export interface LexicalResult {
-  touched: number[];
-  score: Float64Array;
-  /**
-   * How much of the query the best tool matched, 0..1: its raw BM25F score over the score of a
-   * tool that matched every query term at saturation. Used to weigh one query against another.
-   */
-  coverage: number;
-  /** The query terms tool `i` contains, each weighted by idf times query weight. */
-  aspects(i: number): Aspects;
-}
-
 /** A reusable scorer over a fixed catalog. */
 export interface LexicalScorer {
-  /** Index terms of a text, as the index analyses it. */
-  terms(text: string): string[];
-  /** Score a query. The returned arrays are reused by the next call. */
-  score(query: string): LexicalResult;
-  /** Server number of each tool. */
-  readonly serverOf: Int32Array;
+  /** Index terms of a text, analysed as the index analyses it. */
+  readonly terms: (text: string) => string[];
+  /** Score a query. The returned arrays are reused by the next call: read them before calling again. */
+  score(query: string): Candidates & { score: Float64Array };
 }
 
-function serverPseudoDocs(
-  docFields: readonly FieldTokens[],
-  serverOf: Int32Array,
-  count: number,
-): FieldTokens[] {
-  const out = Array.from({ length: count }, () => [[], [], [], []] as string[][]);
-  const seen = new Set<number>();
-  docFields.forEach((f, i) => {
-    const sd = out[serverOf[i]!]!;
-    sd[0]!.push(...f[0]!, ...f[1]!);
-    sd[1]!.push(...f[2]!);
-    if (seen.has(serverOf[i]!)) return;
-    seen.add(serverOf[i]!);
-    sd[2]!.push(...f[4]!);
-    sd[3]!.push(...f[5]!);
+function numberServers(docs: readonly SearchDoc[]): { serverOf: Int32Array; count: number } {
+  const ids = new Map<string, number>();
+  const serverOf = Int32Array.from(docs, (d) => {
+    if (!ids.has(d.server)) ids.set(d.server, ids.size);
+    return ids.get(d.server)!;
   });
-  return out;
+  return { serverOf, count: ids.size };
 }
 
-/** Build the scorer: one BM25F index over tools, one over servers. */
+/** Build the scorer: one BM25F index over tools, one over servers, a typo corrector, the thesaurus. */
 export function buildLexicalScorer(docs: readonly SearchDoc[], opts: RankerOptions): LexicalScorer {
   const stem = pickStemmer(opts.stemmer);
   const terms = (text: string): string[] => analyze(text, stem, opts.stopWords);
   const surfaceFrequency = new Map<string, number>();
-  const docFields: FieldTokens[] = docs.map((d) => {
+  const fields: FieldTokens[] = docs.map((d) => {
     const texts = [
       d.name,
       d.title,
@@ -67,52 +43,30 @@ export function buildLexicalScorer(docs: readonly SearchDoc[], opts: RankerOptio
     for (const w of new Set(words.flat())) surfaceFrequency.set(w, (surfaceFrequency.get(w) ?? 0) + 1);
     return words.map((ws) => ws.map(stem));
   });
+  const { serverOf, count } = numberServers(docs);
+  const bm = buildBm25f(fields, opts.bm25f);
+  const servers = buildServerEvidence(fields, serverOf, count);
   const corrector = buildTypoCorrector(surfaceFrequency);
-  const serverIds = new Map<string, number>();
-  const serverOf = Int32Array.from(docs, (d) => {
-    if (!serverIds.has(d.server)) serverIds.set(d.server, serverIds.size);
-    return serverIds.get(d.server)!;
-  });
-  const bm = buildBm25f(docFields, opts.bm25f);
-  const serverBm = buildBm25f(serverPseudoDocs(docFields, serverOf, serverIds.size), SERVER_BM25F);
-  const score = new Float64Array(docs.length);
-  const docTerms = docFields.map((f) => new Set(f.flat()));
-  let queryWeights = new Map<string, number>();
-  const aspects = (i: number): Aspects => {
-    const out = new Map<string, number>();
-    for (const [t, w] of queryWeights) if (docTerms[i]!.has(t)) out.set(t, w);
-    return out;
-  };
-  const nameTerms = docFields.map((f) => new Set([...f[0]!, ...f[1]!]));
-  const serverScore = new Float64Array(serverIds.size);
-  let touched: number[] = [];
   const expand = buildSynonymTable(terms);
-  const maxField = Math.max(...opts.bm25f.fields.map((f) => f.weight));
+  const nameTerms = fields.map((f) => new Set([...f[0]!, ...f[1]!]));
+  const score = new Float64Array(docs.length);
+  let touched: number[] = [];
 
-  /** Mix each touched tool's max-normalised score with its server's (weight opts.serverWeight). */
-  function addServerEvidence(weighted: readonly WeightedTerm[], maxTool: number): void {
-    if (opts.serverWeight <= 0 || maxTool === 0) return;
-    serverScore.fill(0);
-    serverBm.score(weighted, serverScore, []);
-    let maxServer = 0;
-    for (const v of serverScore) maxServer = Math.max(maxServer, v);
-    if (maxServer === 0) return;
-    for (const i of touched) {
-      score[i] = score[i]! / maxTool + (opts.serverWeight * serverScore[serverOf[i]!]!) / maxServer;
+  /** Typed words, then corrections of words the catalog does not know, then synonyms. */
+  function queryTerms(query: string): WeightedTerm[] {
+    const words = [...new Set(surfaceWords(query, opts.stopWords))];
+    const typed = new Map(words.map((w) => [stem(w), 1]));
+    if (opts.typos) {
+      for (const w of words) {
+        if (bm.df(stem(w)) > 0) continue;
+        for (const c of corrector.correct(w)) if (!typed.has(stem(c))) typed.set(stem(c), TYPO_WEIGHT);
+      }
     }
+    const list = [...typed].map(([term, weight]) => ({ term, weight }));
+    return opts.synonyms ? expand(list, bm.idf) : list;
   }
 
-  /** Corrections of words the catalog does not know, at TYPO_WEIGHT. */
-  function correctTypos(words: readonly string[]): WeightedTerm[] {
-    const out = new Map<string, number>();
-    for (const w of words) {
-      if (bm.df(stem(w)) > 0) continue;
-      for (const c of corrector.correct(w)) out.set(stem(c), TYPO_WEIGHT);
-    }
-    return [...out].map(([term, weight]) => ({ term, weight }));
-  }
-
-  /** Reward tools whose name the query covers (synonyms count at their weight). */
+  /** Multiply by 1 + nameCoverage * (weighted share of the tool's name words the query has). */
   function applyNameCoverage(weighted: readonly WeightedTerm[]): void {
     if (opts.nameCoverage <= 0) return;
     const q = new Map(weighted.map((t) => [t.term, t.weight]));
@@ -127,26 +81,14 @@ export function buildLexicalScorer(docs: readonly SearchDoc[], opts: RankerOptio
 
   return {
     terms,
-    serverOf,
     score(query) {
       for (const i of touched) score[i] = 0;
       touched = [];
-      const words = [...new Set(surfaceWords(query, opts.stopWords))];
-      const typed: WeightedTerm[] = [...new Set(words.map(stem))].map((term) => ({ term, weight: 1 }));
-      const fixes = opts.typos ? correctTypos(words) : [];
-      const weighted = opts.synonyms ? expand([...typed, ...fixes]) : [...typed, ...fixes];
+      const weighted = queryTerms(query);
       bm.score(weighted, score, touched);
-      queryWeights = new Map(weighted.map((t) => [t.term, bm.idf(t.term) * t.weight]));
       applyNameCoverage(weighted);
-      let maxTool = 0;
-      for (const i of touched) maxTool = Math.max(maxTool, score[i]!);
-      // A tool matching every term with a saturated name field scores about this much.
-      const k1 = opts.bm25f.k1;
-      const sat = (maxField * (k1 + 1)) / (k1 + maxField);
-      const ideal = typed.reduce((s, t) => s + bm.idf(t.term) * t.weight * sat, 0);
-      const coverage = ideal > 0 ? Math.min(1, maxTool / ideal) : 0;
-      addServerEvidence(weighted, maxTool);
-      return { touched, score, coverage, aspects };
+      servers.mix(weighted, { touched, score }, opts.serverWeight);
+      return { touched, score };
     },
   };
 }

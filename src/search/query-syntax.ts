@@ -1,4 +1,5 @@
 // The search syntax people type (CLI, web menu): phrases, field filters and exclusions.
+import type { SearchOptions } from './types.js';
 
 /** A parsed query; `text` is what the ranker sees (terms and phrases, in order). */
 export interface ParsedQuery {
@@ -61,4 +62,18 @@ export function parseQuery(input: string): ParsedQuery {
   }
   parsed.text = text.join(' ');
   return parsed;
+}
+
+/** The search call a parsed query stands for: its text, and its filters merged into `base`. */
+export function searchRequest(
+  parsed: ParsedQuery,
+  base: SearchOptions = {},
+): { query: string; options: SearchOptions } {
+  const options: SearchOptions = { ...base };
+  if (parsed.server !== undefined) options.server = parsed.server;
+  if (parsed.phrases.length) options.phrases = [...(base.phrases ?? []), ...parsed.phrases];
+  if (parsed.exclude.length) options.exclude = [...(base.exclude ?? []), ...parsed.exclude];
+  if (parsed.tags.length) options.tags = [...(base.tags ?? []), ...parsed.tags];
+  if (parsed.categories.length) options.categories = [...(base.categories ?? []), ...parsed.categories];
+  return { query: parsed.text, options };
 }

@@ -67,6 +67,17 @@ describe('buildSearchIndex', () => {
     for (const h of hits.slice(expected.length)) expect(h.relevance).toBeLessThan(1);
   });
 
+  it('finds a misspelt tool name through typo tolerance, without pinning anything', () => {
+    const hits = index.search('create_isue');
+    expect(
+      hits
+        .slice(0, 2)
+        .map((h) => h.key)
+        .sort(),
+    ).toEqual(['github/create_issue', 'gitlab/create_issue']);
+    expect(hits[1]!.relevance).toBeLessThan(1);
+  });
+
   it('does not pin a plain prose word that happens to be a tool name', () => {
     const idx = buildSearchIndex([...CATALOG, doc('x', 'search', 'Unrelated lookup of parts.')]);
     expect(idx.search('search the web for news')[0]!.key).toBe('search/web_search');

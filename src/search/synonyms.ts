@@ -57,10 +57,19 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
 /** Weight of an expansion term relative to a typed word, 0..1. */
 export const SYNONYM_WEIGHT = 0.4;
 
-/** Build a lookup from index term to the index terms of its synonyms, analysed like the index. */
-export function buildSynonymTable(
-  analyze: (text: string) => string[],
-): (terms: readonly WeightedTerm[]) => WeightedTerm[] {
+/** Expands weighted query terms; `idf` (when given) caps each synonym, see buildSynonymTable. */
+export type SynonymExpander = (
+  terms: readonly WeightedTerm[],
+  idf?: (term: string) => number,
+) => WeightedTerm[];
+
+/**
+ * Build the expander over index terms (phrases analysed like the index). A synonym gets
+ * SYNONYM_WEIGHT of its source word's weight, further scaled by min(1, idf(source) / idf(synonym))
+ * so a rare synonym never outweighs the common word the user actually typed (words absent from
+ * the catalog are not capped: their synonyms are all there is).
+ */
+export function buildSynonymTable(analyze: (text: string) => string[]): SynonymExpander {
   const table = new Map<string, Set<string>>();
   for (const group of SYNONYM_GROUPS) {
     const members = group.map((phrase) => analyze(phrase));
@@ -71,12 +80,16 @@ export function buildSynonymTable(
       table.set(from[0]!, set);
     }
   }
-  return (terms) => {
+  return (terms, idf) => {
     const have = new Set(terms.map((t) => t.term));
     const extra = new Map<string, number>();
     for (const { term, weight } of terms) {
       for (const syn of table.get(term) ?? []) {
-        if (!have.has(syn)) extra.set(syn, Math.max(extra.get(syn) ?? 0, weight * SYNONYM_WEIGHT));
+        if (have.has(syn)) continue;
+        // A word the catalog never uses (idf 0) has nothing to be outweighed: no cap.
+        const source = idf ? idf(term) : 0;
+        const cap = source > 0 ? Math.min(1, source / (idf!(syn) || 1)) : 1;
+        extra.set(syn, Math.max(extra.get(syn) ?? 0, weight * SYNONYM_WEIGHT * cap));
       }
     }
     return [...terms, ...[...extra].map(([term, weight]) => ({ term, weight }))];

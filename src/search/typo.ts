@@ -27,7 +27,7 @@ export function editDistance(a: string, b: string, max: number): number {
     prev2 = prev;
     prev = cur;
   }
-  return prev[b.length]!;
+  return Math.min(prev[b.length]!, max + 1);
 }
 
 /** A corrector over the surface words of a catalog. */

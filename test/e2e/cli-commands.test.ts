@@ -174,3 +174,43 @@ describe('carte add / remove and the catalog commands', () => {
     expect(again.code).toBe(65);
   });
 });
+
+describe('carte rank', () => {
+  it('ranks queries against catalog files with the gateway search, as JSON lines', async () => {
+    const catalog = join(tmp.dir, 'catalog.json');
+    const queries = join(tmp.dir, 'queries.json');
+    writeFileSync(
+      catalog,
+      JSON.stringify([
+        {
+          server: '@acme/files',
+          name: 'read_file',
+          description: 'Read a file from disk',
+          inputSchema: { properties: { path: {} } },
+        },
+        { server: 'weather', name: 'get_forecast', description: 'Weather forecast for a city' },
+        { server: 'git', name: 'read_file', description: 'Read a file at a git revision' },
+      ]),
+    );
+    writeFileSync(
+      queries,
+      JSON.stringify([
+        { id: 'q1', query: 'what is the weather in Paris tomorrow' },
+        { id: 'q2', query: 'ignored when --steps', steps: ['get_forecast'] },
+      ]),
+    );
+    const r = await carte(['rank', '--catalog', catalog, '--queries', queries, '--k', '2', '--steps']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; ranking: string[] });
+    expect(lines.map((l) => l.id)).toEqual(['q1', 'q2']);
+    expect(lines[0]!.ranking[0]).toBe('weather/get_forecast');
+    expect(lines[1]!.ranking).toEqual(['weather/get_forecast']);
+    expect(r.stderr).toContain('indexed 3 tools from 1 file(s)');
+    const bad = await carte(['rank', '--queries', queries]);
+    expect(bad.code).toBe(64);
+    expect(bad.stderr.trim()).toBe('carte: rank needs at least one --catalog FILE');
+  });
+});

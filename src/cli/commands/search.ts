@@ -1,4 +1,5 @@
 import type { CAC } from 'cac';
+import { CarteError } from '../../errors.js';
 import { LOCAL_CALLER } from '../../gateway/index.js';
 import { openApp, type GlobalFlags } from '../app.js';
 import { clip, formatTable, note, out, outJson } from '../output.js';
@@ -7,23 +8,31 @@ import { parseIntFlag } from '../flags.js';
 interface Flags extends GlobalFlags {
   limit?: string;
   server?: string;
+  minRelevance?: string;
   json?: boolean;
 }
 
 /** `carte search <query...>`: rank the stored catalog; never starts an upstream. */
 export function registerSearch(cli: CAC): void {
   cli
-    .command('search <...query>', 'Search the tool catalog in plain words')
+    .command(
+      'search <...query>',
+      'Search the catalog: plain words, "phrases", server:ID, tag:X, category:X, -word',
+    )
     .option('--limit <n>', 'How many results (1-50, default 8)')
     .option('--server <id>', 'Only this server')
+    .option('--min-relevance <x>', 'Drop results below this relevance (0 to 1)')
     .option('--json', 'Print JSON')
     .action(async (query: string[], flags: Flags) => {
       const app = openApp(flags);
       try {
         const limit = parseIntFlag('--limit', flags.limit, 1, 50);
+        const min = parseRelevance(flags.minRelevance);
         const results = app.gateway.searchTools(LOCAL_CALLER, query.join(' '), {
+          syntax: true,
           ...(limit ? { limit } : {}),
           ...(flags.server ? { server: flags.server } : {}),
+          ...(min !== undefined ? { minRelevance: min } : {}),
         });
         if (flags.json) return outJson(results);
         if (app.gateway.listServers(LOCAL_CALLER).every((s) => s.toolCount === 0)) {
@@ -35,4 +44,13 @@ export function registerSearch(cli: CAC): void {
         await app.close();
       }
     });
+}
+
+function parseRelevance(value: string | number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) {
+    throw new CarteError('bad_input', `--min-relevance must be a number from 0 to 1, not "${String(value)}"`);
+  }
+  return n;
 }

@@ -1,0 +1,71 @@
+// Hybrid search: the lexical ranker fused with an embedder's cosine similarities (async).
+import { queryEmbeddingText, toolEmbeddingText } from './embedding-text.js';
+import { similarities, type Embedder } from './embedder.js';
+import { buildExactTable } from './exact.js';
+import { buildFilters } from './filter.js';
+import { FUSION_DEFAULTS, fuseScores, type FusionOptions } from './fusion.js';
+import { buildLexicalScorer } from './lexical-scorer.js';
+import { mergeRankings, type RankedHit } from './merge.js';
+import { RANKER_DEFAULTS, type RankerOptions } from './options.js';
+import { aboveMinimum, buildRankContext, planSearch, rankCandidates, type Candidates } from './ranking.js';
+import type { SearchDoc, SearchHit, SearchOptions } from './types.js';
+
+/** What buildHybridIndex needs besides the docs. */
+export interface HybridOptions {
+  embedder: Embedder;
+  /** One vector per doc, in order (e.g. from a cache); embedded with `embedder` when absent. */
+  vectors?: readonly (Float32Array | undefined)[];
+  ranker?: Partial<RankerOptions>;
+  fusion?: Partial<FusionOptions>;
+}
+
+/** An index whose search embeds the query, so it is async. */
+export interface HybridIndex {
+  readonly size: number;
+  search(query: string | string[], options?: SearchOptions): Promise<SearchHit[]>;
+}
+
+/** The texts to embed for `docs`, in order (see toolEmbeddingText). */
+export function toolTexts(docs: readonly SearchDoc[]): string[] {
+  return docs.map(toolEmbeddingText);
+}
+
+/** Build a hybrid index. The sync lexical `buildSearchIndex` stays the default everywhere else. */
+export async function buildHybridIndex(
+  docs: readonly SearchDoc[],
+  options: HybridOptions,
+): Promise<HybridIndex> {
+  const opts: RankerOptions = { ...RANKER_DEFAULTS, ...options.ranker };
+  const fusion: FusionOptions = { ...FUSION_DEFAULTS, ...options.fusion };
+  const scorer = buildLexicalScorer(docs, opts);
+  const ctx = buildRankContext(docs, buildExactTable(docs));
+  const allowedBy = buildFilters(docs, scorer.terms);
+  const vectors = options.vectors ?? (await options.embedder.embed(toolTexts(docs)));
+  if (vectors.length !== docs.length) {
+    throw new Error(
+      `buildHybridIndex: ${vectors.length} vectors for ${docs.length} tools; embed every tool, in order`,
+    );
+  }
+
+  async function candidates(query: string): Promise<Candidates> {
+    const lexical = scorer.score(query);
+    const copy = { touched: [...lexical.touched], score: Float64Array.from(lexical.score) };
+    const text = queryEmbeddingText(query);
+    if (text === undefined) return copy;
+    const [qv] = await options.embedder.embed([text]);
+    return fuseScores(copy, similarities(qv!, vectors), fusion);
+  }
+
+  return {
+    size: docs.length,
+    async search(query, searchOptions = {}) {
+      const plan = planSearch(query, searchOptions);
+      if (!plan) return [];
+      const rank = { allowed: allowedBy(searchOptions), depth: plan.depth, copyFactor: opts.copyFactor };
+      const rankings: RankedHit[][] = [];
+      for (const q of plan.queries)
+        rankings.push(rankCandidates(ctx, await candidates(q), { ...rank, query: q }));
+      return aboveMinimum(mergeRankings(rankings, plan.limit), searchOptions.minRelevance);
+    },
+  };
+}

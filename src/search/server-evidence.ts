@@ -1,0 +1,71 @@
+// Server-level evidence: how well a server's tools, taken together, match the query.
+import { buildBm25f, type Bm25fParams, type FieldTokens, type WeightedTerm } from './bm25f.js';
+
+/**
+ * BM25F over one pseudo-document per server: all its tools' names and titles, all their
+ * descriptions, the server id, the server description. Length normalisation (b) keeps a server
+ * with hundreds of tools from matching everything. Weights as in DEFAULT_BM25F.
+ */
+export const SERVER_BM25F: Bm25fParams = {
+  k1: 1.2,
+  fields: [
+    { weight: 2, b: 0.75 }, // tool names and titles
+    { weight: 1, b: 0.75 }, // tool descriptions
+    { weight: 3, b: 0.3 }, // server id words
+    { weight: 1, b: 0.75 }, // server description
+  ],
+};
+
+/** Tool fields in DEFAULT_BM25F order: name, title, description, params, server id, server description. */
+function serverPseudoDocs(tools: readonly FieldTokens[], serverOf: Int32Array, count: number): FieldTokens[] {
+  const out = Array.from({ length: count }, () => [[], [], [], []] as string[][]);
+  const seen = new Set<number>();
+  tools.forEach((f, i) => {
+    const s = serverOf[i]!;
+    const doc = out[s]!;
+    doc[0]!.push(...f[0]!, ...f[1]!);
+    doc[1]!.push(...f[2]!);
+    if (seen.has(s)) return;
+    seen.add(s);
+    doc[2]!.push(...f[4]!);
+    doc[3]!.push(...f[5]!);
+  });
+  return out;
+}
+
+/** Mixes a server score into tool scores. */
+export interface ServerEvidence {
+  /**
+   * Replace each touched tool's score with score / best tool score + weight * its server's score /
+   * best server score: both sides max-normalised so `weight` (>= 0) is scale-free.
+   */
+  mix(
+    terms: readonly WeightedTerm[],
+    tools: { touched: readonly number[]; score: Float64Array },
+    weight: number,
+  ): void;
+}
+
+/** Build the server index; `serverOf[i]` is tool i's server number, `count` the number of servers. */
+export function buildServerEvidence(
+  tools: readonly FieldTokens[],
+  serverOf: Int32Array,
+  count: number,
+): ServerEvidence {
+  const index = buildBm25f(serverPseudoDocs(tools, serverOf, count), SERVER_BM25F);
+  const serverScore = new Float64Array(count);
+  return {
+    mix(terms, { touched, score }, weight) {
+      let maxTool = 0;
+      for (const i of touched) maxTool = Math.max(maxTool, score[i]!);
+      if (weight <= 0 || maxTool === 0) return;
+      serverScore.fill(0);
+      index.score(terms, serverScore, []);
+      let maxServer = 0;
+      for (const v of serverScore) maxServer = Math.max(maxServer, v);
+      if (maxServer === 0) return;
+      for (const i of touched)
+        score[i] = score[i]! / maxTool + (weight * serverScore[serverOf[i]!]!) / maxServer;
+    },
+  };
+}
