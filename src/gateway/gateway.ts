@@ -18,6 +18,7 @@ import type {
   ToolDetail,
 } from './types.js';
 import { Upstreams, type UpstreamLimits } from './upstreams.js';
+import { planReload, type ReloadReport } from './reload.js';
 import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './lifecycle.js';
 import { validateArguments } from './validate.js';
 
@@ -41,7 +42,7 @@ export interface SearchRequest {
 
 /** The facade every face calls: search, browse, describe, call, sync. */
 export class Gateway {
-  private readonly servers: Map<string, GatewayServer>;
+  private servers: Map<string, GatewayServer>;
   readonly upstreams: Upstreams;
   private readonly view: CatalogView;
   private readonly listeners = new Set<() => void>();
@@ -60,7 +61,7 @@ export class Gateway {
     );
     this.view = new CatalogView(
       store,
-      () => new Set(options.servers.filter((s) => s.enabled).map((s) => s.id)),
+      () => new Set([...this.servers.values()].filter((s) => s.enabled).map((s) => s.id)),
       () =>
         new Map(
           store.servers.list().flatMap((r) => {
@@ -69,6 +70,28 @@ export class Gateway {
           }),
         ),
     );
+  }
+
+  /**
+   * Applies a new server list (config hot reload): removed servers stop and lose their tools;
+   * servers whose target changed restart and are rediscovered; new ones are discovered; the
+   * others keep their connections and in-flight calls and only take the new settings.
+   */
+  async reload(_ctx: CallerContext, servers: readonly GatewayServer[]): Promise<ReloadReport> {
+    const next = new Map(servers.map((s) => [s.id, s]));
+    const report: ReloadReport = { ...planReload(this.servers, servers), syncs: [] };
+    this.servers = next;
+    const { store } = this.options;
+    for (const id of [...report.removed, ...report.changed]) await this.upstreams.close(id);
+    for (const id of report.updated) if (!next.get(id)!.enabled) await this.upstreams.close(id);
+    store.servers.pruneExcept([...next.keys()]);
+    for (const s of servers) store.servers.reconcileConfig(s.id, s.configHash);
+    this.catalogChanged();
+    const rediscover = [...report.added, ...report.changed]
+      .map((id) => next.get(id)!)
+      .filter((s) => s.enabled);
+    report.syncs = await Promise.all(rediscover.map((s) => this.upstreams.sync(s)));
+    return report;
   }
 
   /** Called after every catalog change (the MCP face sends `list_changed` to nobody: its tools are fixed). */

@@ -3,6 +3,7 @@ export { Gateway } from './gateway.js';
 export { serversFromConfig } from './from-config.js';
 export { buildOfflineRanker, type CatalogFileTool, type OfflineRanker } from './rank.js';
 export type { GatewayOptions, SearchRequest } from './gateway.js';
+export type { ReloadReport } from './reload.js';
 export { LOCAL_CALLER } from './context.js';
 export type { CallerContext } from './context.js';
 export { summarize } from './summary.js';

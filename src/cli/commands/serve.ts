@@ -2,6 +2,7 @@ import type { CAC } from 'cac';
 import { fileURLToPath } from 'node:url';
 import { openApp, type App, type GlobalFlags } from '../app.js';
 import { note } from '../output.js';
+import { watchConfig } from '../watch-config.js';
 import { syncWithProgress } from './sync.js';
 
 /** `carte serve`: sync what was never discovered, say how to connect, then serve MCP on stdio. */
@@ -15,12 +16,14 @@ export function registerServe(cli: CAC): void {
       printConnectHelp(app);
       // Loaded here so the other commands never pay for the MCP server SDK.
       const { serveMcpStdio } = await import('../../mcp/index.js');
+      const stopWatching = watchConfig(app, flags);
       // Resolves when the client goes away, the connection breaks, or a signal arrives; the CLI then exits.
       await new Promise<void>((resolve) => {
         let closing = false;
         const shutdown = (code: number) => {
           if (closing) return;
           closing = true;
+          stopWatching();
           process.exitCode = code;
           void handle
             .close()
