@@ -2,18 +2,22 @@
 import { openDatabase, type Db } from './sqlite.js';
 import { ServersRepo } from './servers-repo.js';
 import { ToolsRepo } from './tools-repo.js';
+import { VectorsRepo } from './vectors-repo.js';
 
 export type { DiscoveryStatus, ServerRow, ToolRow, ToolChanges } from './types.js';
 export { DISCOVERY_STATUSES } from './types.js';
 export type { DiscoveryOutcome } from './servers-repo.js';
+export type { VectorModel, VectorRow } from './vectors-repo.js';
 export { SCHEMA_VERSION } from './migrations.js';
-export { ServersRepo, ToolsRepo };
+export { ServersRepo, ToolsRepo, VectorsRepo };
 
 /** The store: repositories over one database, plus a transaction helper. */
 export interface Store {
   readonly path: string;
   readonly servers: ServersRepo;
   readonly tools: ToolsRepo;
+  /** Embedding vectors cached by tool content hash and model id. */
+  readonly vectors: VectorsRepo;
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T;
   /** `PRAGMA integrity_check`: 'ok' when the file is sound. */
@@ -28,6 +32,7 @@ export function openStore(path: string): Store {
     path,
     servers: new ServersRepo(db),
     tools: new ToolsRepo(db),
+    vectors: new VectorsRepo(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     checkIntegrity: () => String(db.pragma('integrity_check', { simple: true })),
     close: () => db.close(),

@@ -33,6 +33,18 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX tools_by_server ON tools(server_id, name);`,
   // 2: the server's DiscoverResult (2026-07-28 era), so a reconnect skips the era probe.
   `ALTER TABLE servers ADD COLUMN discover_result TEXT;`,
+  // 3: embedding vectors for tool search, keyed by tools.content_hash and the embedder's model id
+  // (no foreign key: a vector outlives its tool until pruned, so a tool that comes back is free).
+  // The index serves every per-model query (count, prune, the dimension check) without a table scan.
+  `CREATE TABLE tool_vectors (
+     content_hash TEXT NOT NULL,
+     model_id TEXT NOT NULL,
+     dimension INTEGER NOT NULL CHECK (dimension > 0),
+     vector BLOB NOT NULL CHECK (length(vector) = 4 * dimension),
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (content_hash, model_id)
+   ) STRICT;
+   CREATE INDEX tool_vectors_by_model ON tool_vectors(model_id, dimension);`,
 ];
 
 /** The schema version this build writes. */
