@@ -11,3 +11,26 @@ export { buildHybridIndex, toolTexts, type HybridIndex, type HybridOptions } fro
 export { FUSION_DEFAULTS, type FusionOptions } from './fusion.js';
 export { queryEmbeddingText, toolEmbeddingText } from './embedding-text.js';
 export { createUseLiteEmbedder, USE_LITE } from './use-lite-embedder.js';
+export {
+  createOpenAiEmbedder,
+  OPENAI_EMBEDDER_DEFAULTS,
+  type OpenAiEmbedderOptions,
+} from './remote-embedder.js';
+export {
+  createHttpReranker,
+  HTTP_RERANKER_DEFAULTS,
+  type HttpRerankerOptions,
+  type RerankCandidate,
+  type Reranker,
+} from './remote-reranker.js';
+export {
+  FALLBACK_DEFAULTS,
+  RERANK_DEFAULTS,
+  rerankWithFallback,
+  withFallback,
+  type FallbackOptions,
+  type RemoteMeta,
+  type RerankFallbackOptions,
+  type WithMeta,
+} from './remote-fallback.js';
+export type { FetchLike } from './remote-http.js';
