@@ -212,6 +212,7 @@ export class Gateway {
         ...(req.signal ? { signal: req.signal } : {}),
         // Always ask for progress: an upstream that reports it keeps its call alive past timeoutMs.
         onProgress: req.onProgress ?? (() => undefined),
+        idempotent: isRepeatable(t.annotations),
         ...(req.meta ? { meta: req.meta } : {}),
       }),
     );
@@ -378,3 +379,9 @@ function checkArgumentsObject(key: string, args: unknown): Record<string, unknow
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Whether a call may be repeated after a lost session: the tool says it is read-only or idempotent. */
+function isRepeatable(annotations: unknown): boolean {
+  const a = annotations as { readOnlyHint?: unknown; idempotentHint?: unknown } | undefined;
+  return a?.readOnlyHint === true || a?.idempotentHint === true;
+}

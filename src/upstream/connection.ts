@@ -1,22 +1,14 @@
-import {
-  Client,
-  type DiscoverResult,
-  type PriorDiscovery,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import { Client, type Transport } from '@modelcontextprotocol/client';
 import { CarteError } from '../errors.js';
+import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom, withStderr } from './connect.js';
 import { mapUpstreamError } from './errors.js';
 import { StderrTail } from './stderr-tail.js';
-import { createTransport, transportPid } from './transport.js';
+import { transportPid } from './transport.js';
 import type { CallOptions, ConnectOptions, KnownEra, UpstreamTarget } from './types.js';
 
 const CLIENT_INFO = { name: 'carte', version: '0.1.0' };
 /** Pages of tools/list we follow before deciding the upstream's cursor never ends. */
 const MAX_LIST_PAGES = 1000;
-/** The first stateless revision: a stored version at or after it is "modern" (MCP-NOTES). */
-const MODERN_REVISION = '2026-07-28';
-/** Default bound on one upstream message (limits.maxResultBytes in the config). */
-const DEFAULT_MAX_MESSAGE = 8 * 1024 * 1024;
 
 /** Facts learned at connect time. */
 export interface UpstreamInfo {
@@ -31,13 +23,17 @@ export interface UpstreamInfo {
 /** One live connection to an upstream MCP server. */
 export class UpstreamConnection {
   private closed = false;
+  /** Reopens the session of a remote upstream (set for HTTP targets only). */
+  private redial?: () => Promise<{ client: Client; transport: Transport }>;
+  private recovering?: Promise<void>;
+  private options?: ConnectOptions;
   /** The last transport-level error (bad JSON, an oversized message), to explain a sudden close. */
   private transportError: string | null = null;
 
   private constructor(
     readonly serverId: string,
-    private readonly client: Client,
-    private readonly transport: Transport,
+    private client: Client,
+    private transport: Transport,
     private readonly stderr: StderrTail,
     readonly info: UpstreamInfo,
     private readonly maxMessageBytes: number,
@@ -72,14 +68,7 @@ export class UpstreamConnection {
     known: KnownEra | null,
   ): Promise<UpstreamConnection> {
     const stderr = new StderrTail(serverId, options.logger);
-    const onChanged = options.onToolsChanged;
-    const client = new Client(CLIENT_INFO, {
-      versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(5000, options.timeoutMs) } },
-      ...(onChanged
-        ? { listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => onChanged() } } }
-        : {}),
-    });
-    const transport = await connectWithFallback(client, serverId, target, stderr, options, priorFrom(known));
+    const { client, transport } = await UpstreamConnection.dial(serverId, target, options, stderr, known);
     const version = client.getServerVersion();
     const conn = new UpstreamConnection(
       serverId,
@@ -95,16 +84,69 @@ export class UpstreamConnection {
       },
       options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
     );
+    conn.wire(client, options);
+    if (target.kind === 'remote') {
+      // HTTP sessions can expire server-side (HTTP 404): open a fresh one with the known era.
+      conn.redial = () =>
+        UpstreamConnection.dial(serverId, target, options, stderr, {
+          version: conn.info.protocolEra,
+          discover: conn.info.discoverResult,
+        });
+    }
+    return conn;
+  }
+
+  /** A new client and transport, connected: used at open and to replace a lost HTTP session. */
+  private static async dial(
+    serverId: string,
+    target: UpstreamTarget,
+    options: ConnectOptions,
+    stderr: StderrTail,
+    known: KnownEra | null,
+  ): Promise<{ client: Client; transport: Transport }> {
+    const onChanged = options.onToolsChanged;
+    const client = new Client(CLIENT_INFO, {
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(5000, options.timeoutMs) } },
+      ...(onChanged
+        ? { listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => onChanged() } } }
+        : {}),
+    });
+    const transport = await connectWithFallback(client, serverId, target, stderr, options, priorFrom(known));
+    return { client, transport };
+  }
+
+  /** Close and error handlers for the current client; a replaced client's events are ignored. */
+  private wire(client: Client, options: ConnectOptions): void {
     client.onclose = () => {
-      const expected = conn.closed;
-      conn.closed = true;
+      if (client !== this.client) return;
+      const expected = this.closed;
+      this.closed = true;
       options.onClose?.(expected);
     };
     client.onerror = (err) => {
-      conn.transportError = err.message;
-      options.logger.debug(`[${serverId}] transport: ${err.message}`);
+      if (client !== this.client) return;
+      this.transportError = err.message;
+      options.logger.debug(`[${this.serverId}] transport: ${err.message}`);
     };
-    return conn;
+    this.options = options;
+  }
+
+  /** Replaces a lost HTTP session once, however many requests noticed it at the same time. */
+  private async recover(): Promise<void> {
+    if (!this.redial || !this.options)
+      throw new CarteError('internal', 'internal error (a bug): no way to reopen the session');
+    this.recovering ??= (async () => {
+      const old = this.client;
+      const { client, transport } = await this.redial!();
+      this.client = client;
+      this.transport = transport;
+      this.wire(client, this.options!);
+      this.options!.logger.info(`[${this.serverId}] the HTTP session expired; opened a new one`);
+      await old.close().catch(() => undefined);
+    })().finally(() => {
+      this.recovering = undefined;
+    });
+    await this.recovering;
   }
 
   get isClosed(): boolean {
@@ -162,6 +204,7 @@ export class UpstreamConnection {
           },
         ),
       options.signal,
+      options.idempotent ?? false,
     );
     if (this.pid === null) this.checkSize(`the result of "${name}"`, result);
     return result;
@@ -197,26 +240,48 @@ export class UpstreamConnection {
     timeoutMs: number,
     fn: () => Promise<T>,
     signal?: AbortSignal,
+    idempotent = true,
   ): Promise<T> {
     if (this.closed)
       throw new CarteError('upstream_unavailable', `server "${this.serverId}" is not connected`);
     try {
       return await fn();
     } catch (err) {
-      // The SDK reports an aborted request like a timeout; the caller's signal tells them apart.
-      if (signal?.aborted)
-        throw new CarteError('cancelled', `${what} on server "${this.serverId}" was cancelled`, {
-          cause: err,
-        });
-      if (this.transportError && /ReadBuffer|buffer size|exceed/i.test(this.transportError)) {
+      if (!this.redial || !sessionLost(err) || signal?.aborted)
+        throw this.explain(err, what, timeoutMs, signal);
+      await this.recover();
+      // Only a request that is safe to repeat is sent again (MCP: a lost session is an HTTP 404).
+      if (!idempotent) {
         throw new CarteError(
-          'upstream_error',
-          `server "${this.serverId}" sent a message over the ${this.maxMessageBytes}-byte limit during ${what} (limits.maxResultBytes); the connection was reset`,
+          'upstream_unavailable',
+          `server "${this.serverId}" lost its HTTP session during ${what}; a new session is open, but the call was not repeated because the tool is not marked idempotent or read-only`,
           { cause: err },
         );
       }
-      throw withStderr(mapUpstreamError(err, this.serverId, what, timeoutMs), this.stderr);
+      try {
+        return await fn();
+      } catch (again) {
+        throw this.explain(again, what, timeoutMs, signal);
+      }
     }
+  }
+
+  /** The gateway's error for a failed request, with the upstream's stderr tail when there is one. */
+  private explain(err: unknown, what: string, timeoutMs: number, signal?: AbortSignal): CarteError {
+    // The SDK reports an aborted request like a timeout; the caller's signal tells them apart.
+    if (signal?.aborted) {
+      return new CarteError('cancelled', `${what} on server "${this.serverId}" was cancelled`, {
+        cause: err,
+      });
+    }
+    if (this.transportError && /ReadBuffer|buffer size|exceed/i.test(this.transportError)) {
+      return new CarteError(
+        'upstream_error',
+        `server "${this.serverId}" sent a message over the ${this.maxMessageBytes}-byte limit during ${what} (limits.maxResultBytes); the connection was reset`,
+        { cause: err },
+      );
+    }
+    return withStderr(mapUpstreamError(err, this.serverId, what, timeoutMs), this.stderr);
   }
 
   /** HTTP results are not bounded by a read buffer: measure them. */
@@ -231,126 +296,12 @@ export class UpstreamConnection {
   }
 }
 
-async function connectWithFallback(
-  client: Client,
-  serverId: string,
-  target: UpstreamTarget,
-  stderr: StderrTail,
-  options: ConnectOptions,
-  prior: { prior?: PriorDiscovery },
-): Promise<Transport> {
-  const attempt = async (kind?: 'streamable-http' | 'sse'): Promise<Transport> => {
-    const transport = createTransport(target, stderr, {
-      remoteKind: kind,
-      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
-    });
-    await client.connect(transport, { timeout: options.timeoutMs, ...prior });
-    return transport;
-  };
-  try {
-    // Remote targets without a transport: try Streamable HTTP, then legacy SSE (MCP spec, backwards compatibility).
-    if (target.kind === 'remote' && !target.transport) {
-      try {
-        return await attempt('streamable-http');
-      } catch (err) {
-        options.logger.debug(`[${serverId}] Streamable HTTP failed (${(err as Error).message}); trying SSE`);
-        await client.close().catch(() => undefined);
-        return await attempt('sse');
-      }
-    }
-    return await attempt();
-  } catch (err) {
-    await client.close().catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50)); // let the child's last stderr lines arrive
-    throw withStderr(describeConnectError(err, serverId, target, options.timeoutMs), stderr);
-  }
-}
-
-function describeConnectError(
-  err: unknown,
-  serverId: string,
-  target: UpstreamTarget,
-  timeoutMs: number,
-): CarteError {
-  const code = (err as { code?: unknown }).code;
-  if (target.kind === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
-    return new CarteError(
-      'upstream_unavailable',
-      `server "${serverId}" cannot start: command "${target.command}" ${code === 'ENOENT' ? 'was not found' : 'is not executable'}`,
-      { cause: err },
-    );
-  }
-  const net = networkCode(err);
-  if (target.kind === 'remote' && net) {
-    return new CarteError(
-      'upstream_unavailable',
-      `server "${serverId}" cannot be reached at ${target.url}: ${NET_ERRORS[net] ?? net}`,
-      { cause: err },
-    );
-  }
-  const mapped = mapUpstreamError(err, serverId, 'initialize', timeoutMs);
-  if (mapped.code === 'upstream_unavailable' && target.kind === 'stdio') {
-    return new CarteError('upstream_unavailable', `server "${serverId}" exited before it finished starting`, {
-      cause: err,
-    });
-  }
-  return mapped;
-}
-
-/** Appends the upstream's stderr tail to an error, once. */
-function withStderr(err: CarteError, stderr: StderrTail): CarteError {
-  const tail = stderr.tail();
-  if (!tail || err.details?.stderr !== undefined || err.code === 'cancelled') return err;
-  return new CarteError(
-    err.code,
-    `${err.message}; its stderr ends with: ${tail.replace(/\s*\n\s*/g, ' | ')}`,
-    {
-      cause: err.cause,
-      details: { ...err.details, stderr: tail },
-    },
-  );
-}
-
-const NET_ERRORS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host not found',
-  ECONNRESET: 'connection reset',
-  ETIMEDOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-};
-
-/** The first network error code (ECONNREFUSED...) in an error's cause chain. */
-function networkCode(err: unknown): string | undefined {
-  for (let e = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-    const errors = (e as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors.length) return networkCode(errors[0]);
-  }
-  return undefined;
-}
-
-/** Whether a connect failed because the pinned or assumed protocol era did not negotiate. */
-function isEraMismatch(err: unknown): boolean {
-  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === 'ERA_NEGOTIATION_FAILED' || code === -32022) return true;
-    if (e instanceof Error && /negotiat|protocol version/i.test(e.message)) return true;
-  }
-  return false;
-}
-
 /**
- * The cached era verdict for `connect({prior})`: a stored discover result reconnects in the
- * modern era with no round trip; an older protocol version skips the probe and initializes.
+ * The server no longer knows our session: HTTP 404 (the spec's answer), or HTTP 400 naming the
+ * session id (what servers built on the v1 SDK, the reference servers among them, answer).
  */
-function priorFrom(known: KnownEra | null): { prior?: PriorDiscovery } {
-  if (!known) return {};
-  if (known.discover && typeof known.discover === 'object') {
-    return { prior: { kind: 'modern', discover: known.discover as DiscoverResult } };
-  }
-  const dated = /^\d{4}-\d{2}-\d{2}$/.test(known.version);
-  if (known.version === 'legacy' || (dated && known.version < MODERN_REVISION))
-    return { prior: { kind: 'legacy' } };
-  return {};
+function sessionLost(err: unknown): boolean {
+  const e = err as { status?: unknown; message?: unknown } | null;
+  if (e?.status === 404) return true;
+  return e?.status === 400 && typeof e.message === 'string' && /session/i.test(e.message);
 }

@@ -44,6 +44,8 @@ export interface CallOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   onProgress?: (p: ProgressUpdate) => void;
+  /** Safe to send again after a lost HTTP session (the tool is read-only or idempotent). */
+  idempotent?: boolean;
   /** `_meta` of the downstream request, minus its progress token (the SDK sets its own). */
   meta?: Record<string, unknown>;
 }

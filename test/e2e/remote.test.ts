@@ -5,7 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { LOCAL_CALLER as ME, type GatewayServer } from '../../src/gateway/index.js';
 import type { UpstreamTarget } from '../../src/upstream/index.js';
-import { FIXTURES, harness, type Harness } from './helpers.js';
+import { FIXTURES, harness, referenceEntry, type Harness } from './helpers.js';
 
 // Slow: a real HTTP upstream (test/fixtures/http-server.mjs) on a random port.
 const children: ChildProcess[] = [];
@@ -17,17 +17,23 @@ afterEach(async () => {
 afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
 
 async function startHttpFixture(env: Record<string, string> = {}): Promise<string> {
+  return (await startHttpChild(env)).url;
+}
+
+async function startHttpChild(
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(FIXTURES, 'http-server.mjs')], {
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  return new Promise((resolve, reject) => {
+  return new Promise<{ url: string; child: ChildProcess }>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /listening (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
+      if (m) resolve({ url: m[1]!, child });
     });
     child.once('exit', (code) => reject(new Error(`http fixture exited with ${code}`)));
   });
@@ -115,5 +121,49 @@ describe('remote upstreams', () => {
     expect(r?.error).toBe(
       `server "gone" cannot be reached at http://127.0.0.1:${port}/mcp: connection refused`,
     );
+  });
+
+  it('reopens an expired HTTP session: repeats listings and idempotent calls, not the others', async () => {
+    // The reference server keeps legacy sessions in memory: a restart on the same port forgets
+    // them, so the next request with the old session id gets HTTP 404.
+    const port = await freePort();
+    const start = async (): Promise<ChildProcess> => {
+      const child = spawn(process.execPath, [referenceEntry('server-everything'), 'streamableHttp'], {
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      children.push(child);
+      await new Promise<void>((resolve, reject) => {
+        let err = '';
+        child.stderr.on('data', (c: Buffer) => {
+          err += c.toString();
+          if (err.includes('listening on port')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`everything exited with ${code}: ${err}`)));
+      });
+      return child;
+    };
+    let current = await start();
+    const restart = async () => {
+      const gone = new Promise((r) => current.once('exit', r));
+      current.kill('SIGKILL');
+      await gone;
+      current = await start();
+    };
+    const h = harness([remote('web', `http://127.0.0.1:${port}/mcp`, 'streamable-http')]);
+    open.push(h);
+    await h.gateway.sync(ME);
+    await restart();
+    const resynced = (await h.gateway.sync(ME))[0];
+    expect(resynced).toMatchObject({ status: 'success' });
+    await restart();
+    const echo = await h.gateway.callTool(ME, 'web/echo', { message: 'repeated' });
+    expect(JSON.stringify(echo.content)).toContain('repeated');
+    await restart();
+    await expect(h.gateway.callTool(ME, 'web/toggle-simulated-logging', {})).rejects.toThrow(
+      'server "web" lost its HTTP session during tools/call "toggle-simulated-logging"; a new session is open, but the call was not repeated because the tool is not marked idempotent or read-only',
+    );
+    const after = await h.gateway.callTool(ME, 'web/toggle-simulated-logging', {});
+    expect(after.isError).not.toBe(true);
   });
 });

@@ -1,0 +1,141 @@
+import {
+  type Client,
+  type DiscoverResult,
+  type PriorDiscovery,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { CarteError } from '../errors.js';
+import { mapUpstreamError } from './errors.js';
+import type { StderrTail } from './stderr-tail.js';
+import { createTransport } from './transport.js';
+import type { ConnectOptions, KnownEra, UpstreamTarget } from './types.js';
+
+/** The first stateless revision: a stored version at or after it is "modern" (MCP-NOTES). */
+const MODERN_REVISION = '2026-07-28';
+/** Default bound on one upstream message (limits.maxResultBytes in the config). */
+export const DEFAULT_MAX_MESSAGE = 8 * 1024 * 1024;
+
+/** Connects `client` over the target's transport; remote targets without one try Streamable HTTP, then SSE. */
+export async function connectWithFallback(
+  client: Client,
+  serverId: string,
+  target: UpstreamTarget,
+  stderr: StderrTail,
+  options: ConnectOptions,
+  prior: { prior?: PriorDiscovery },
+): Promise<Transport> {
+  const attempt = async (kind?: 'streamable-http' | 'sse'): Promise<Transport> => {
+    const transport = createTransport(target, stderr, {
+      remoteKind: kind,
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
+    });
+    await client.connect(transport, { timeout: options.timeoutMs, ...prior });
+    return transport;
+  };
+  try {
+    // Remote targets without a transport: try Streamable HTTP, then legacy SSE (MCP spec, backwards compatibility).
+    if (target.kind === 'remote' && !target.transport) {
+      try {
+        return await attempt('streamable-http');
+      } catch (err) {
+        options.logger.debug(`[${serverId}] Streamable HTTP failed (${(err as Error).message}); trying SSE`);
+        await client.close().catch(() => undefined);
+        return await attempt('sse');
+      }
+    }
+    return await attempt();
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50)); // let the child's last stderr lines arrive
+    throw withStderr(describeConnectError(err, serverId, target, options.timeoutMs), stderr);
+  }
+}
+
+function describeConnectError(
+  err: unknown,
+  serverId: string,
+  target: UpstreamTarget,
+  timeoutMs: number,
+): CarteError {
+  const code = (err as { code?: unknown }).code;
+  if (target.kind === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
+    return new CarteError(
+      'upstream_unavailable',
+      `server "${serverId}" cannot start: command "${target.command}" ${code === 'ENOENT' ? 'was not found' : 'is not executable'}`,
+      { cause: err },
+    );
+  }
+  const net = networkCode(err);
+  if (target.kind === 'remote' && net) {
+    return new CarteError(
+      'upstream_unavailable',
+      `server "${serverId}" cannot be reached at ${target.url}: ${NET_ERRORS[net] ?? net}`,
+      { cause: err },
+    );
+  }
+  const mapped = mapUpstreamError(err, serverId, 'initialize', timeoutMs);
+  if (mapped.code === 'upstream_unavailable' && target.kind === 'stdio') {
+    return new CarteError('upstream_unavailable', `server "${serverId}" exited before it finished starting`, {
+      cause: err,
+    });
+  }
+  return mapped;
+}
+
+/** Appends the upstream's stderr tail to an error, once. */
+export function withStderr(err: CarteError, stderr: StderrTail): CarteError {
+  const tail = stderr.tail();
+  if (!tail || err.details?.stderr !== undefined || err.code === 'cancelled') return err;
+  return new CarteError(
+    err.code,
+    `${err.message}; its stderr ends with: ${tail.replace(/\s*\n\s*/g, ' | ')}`,
+    {
+      cause: err.cause,
+      details: { ...err.details, stderr: tail },
+    },
+  );
+}
+
+const NET_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+};
+
+/** The first network error code (ECONNREFUSED...) in an error's cause chain. */
+function networkCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+    const errors = (e as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length) return networkCode(errors[0]);
+  }
+  return undefined;
+}
+
+/** Whether a connect failed because the pinned or assumed protocol era did not negotiate. */
+export function isEraMismatch(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ERA_NEGOTIATION_FAILED' || code === -32022) return true;
+    if (e instanceof Error && /negotiat|protocol version/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The cached era verdict for `connect({prior})`: a stored discover result reconnects in the
+ * modern era with no round trip; an older protocol version skips the probe and initializes.
+ */
+export function priorFrom(known: KnownEra | null): { prior?: PriorDiscovery } {
+  if (!known) return {};
+  if (known.discover && typeof known.discover === 'object') {
+    return { prior: { kind: 'modern', discover: known.discover as DiscoverResult } };
+  }
+  const dated = /^\d{4}-\d{2}-\d{2}$/.test(known.version);
+  if (known.version === 'legacy' || (dated && known.version < MODERN_REVISION))
+    return { prior: { kind: 'legacy' } };
+  return {};
+}
