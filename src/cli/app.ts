@@ -10,9 +10,17 @@ import {
   type LoadResult,
 } from '../config/index.js';
 import { CarteError } from '../errors.js';
-import { Gateway, openStore, serversFromConfig, type Logger } from '../gateway/index.js';
+import {
+  Gateway,
+  lazyUseLiteEmbedder,
+  openStore,
+  serversFromConfig,
+  type EmbedProgress,
+  type GatewaySearchOptions,
+  type Logger,
+} from '../gateway/index.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js';
-import { formatProblem } from './output.js';
+import { formatProblem, note } from './output.js';
 
 /** Flags every command accepts. */
 export interface GlobalFlags {
@@ -74,6 +82,7 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
     store,
     logger,
     limits: loaded.config.limits,
+    search: searchOptions(loaded.config, logger),
   });
   return {
     ...loaded,
@@ -83,6 +92,27 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
       await gateway.close();
       store.close();
     },
+  };
+}
+
+/** The USE-Lite embedder only when the config asks for hybrid (its model loads on first use). */
+function searchOptions(config: CarteConfig, logger: Logger): GatewaySearchOptions {
+  const { strategy } = config.search;
+  if (strategy === 'remote') {
+    logger.warn('search.strategy "remote" is not served by the gateway yet; searching lexically');
+  }
+  if (strategy !== 'hybrid') return { strategy: 'lexical' };
+  return { strategy, embedder: lazyUseLiteEmbedder(), onProgress: printProgress() };
+}
+
+/** `embedding tools: 120/527` on stderr, at most once a second and always the last batch. */
+function printProgress(): (p: EmbedProgress) => void {
+  let last = 0;
+  return ({ done, total }) => {
+    const now = Date.now();
+    if (done < total && now - last < 1000) return;
+    last = now;
+    note(`embedding tools: ${done}/${total}`);
   };
 }
 

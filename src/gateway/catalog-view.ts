@@ -27,6 +27,10 @@ export function toSearchDoc(t: ToolRow, serverDescription?: string): SearchDoc {
 export class CatalogView {
   private index: SearchIndex | null = null;
   private rows = new Map<string, ToolRow>();
+  private docs: SearchDoc[] = [];
+  private builtVersion = -1;
+  /** Goes up on every change, so derived state (the hybrid index) knows when it is stale. */
+  version = 0;
 
   constructor(
     private readonly store: Store,
@@ -36,6 +40,13 @@ export class CatalogView {
 
   invalidate(): void {
     this.index = null;
+    this.version++;
+  }
+
+  /** The searchable tools of the current catalog: rows and their search docs, in the same order. */
+  snapshot(): { version: number; rows: ToolRow[]; docs: SearchDoc[] } {
+    this.searchIndex();
+    return { version: this.builtVersion, rows: [...this.rows.values()], docs: this.docs };
   }
 
   searchIndex(): SearchIndex {
@@ -44,7 +55,9 @@ export class CatalogView {
       const descriptions = this.serverDescriptions();
       const rows = this.store.tools.listAll().filter((t) => visible.has(t.serverId));
       this.rows = new Map(rows.map((t) => [t.key, t]));
-      this.index = buildSearchIndex(rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId))));
+      this.docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId)));
+      this.index = buildSearchIndex(this.docs);
+      this.builtVersion = this.version;
     }
     return this.index;
   }

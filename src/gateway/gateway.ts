@@ -1,13 +1,18 @@
 import { closestKeys, RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
-import { CarteError, nestingDepth, quote } from '../errors.js';
-import { parseQuery, searchRequest, type SearchOptions } from '../search/index.js';
+import { CarteError, quote } from '../errors.js';
+import type { SearchHit } from '../search/index.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
 import { pageTools } from './browse.js';
 import { listFromAll, splitPrefixed, unwrapResourceUri, wrapReadResult } from './passthrough.js';
 import { CatalogView } from './catalog-view.js';
+import {
+  createHybridSearch,
+  type GatewaySearchOptions,
+  type HybridSearch,
+  type SearchStatus,
+} from './hybrid-search.js';
 import type { CallerContext } from './context.js';
-import { summarize } from './summary.js';
 import type {
   BrowseResult,
   CallOutcome,
@@ -18,6 +23,9 @@ import type {
   ToolDetail,
 } from './types.js';
 import { Upstreams, type UpstreamLimits } from './upstreams.js';
+import { checkArgumentsObject, disabled, isRepeatable } from './call-checks.js';
+import { planSearch, toResults, type SearchRequest } from './search-plan.js';
+export type { SearchRequest } from './search-plan.js';
 import { planReload, type ReloadReport } from './reload.js';
 import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './lifecycle.js';
 import { validateArguments } from './validate.js';
@@ -29,15 +37,8 @@ export interface GatewayOptions {
   limits?: Partial<UpstreamLimits>;
   /** Restart and circuit-breaker constants (tests shorten them). */
   lifecycle?: Partial<LifecycleOptions>;
-}
-
-export interface SearchRequest {
-  limit?: number;
-  server?: string;
-  /** Drop results below this relevance (0..1). */
-  minRelevance?: number;
-  /** Read the query with the people's syntax: "phrases", server:ID, tag:X, category:X, -word. */
-  syntax?: boolean;
+  /** How `searchToolsAsync` ranks; lexical when absent. */
+  search?: GatewaySearchOptions;
 }
 
 /** The facade every face calls: search, browse, describe, call, sync. */
@@ -46,6 +47,7 @@ export class Gateway {
   readonly upstreams: Upstreams;
   private readonly view: CatalogView;
   private readonly listeners = new Set<() => void>();
+  private readonly hybrid: HybridSearch | undefined;
 
   constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
@@ -70,6 +72,8 @@ export class Gateway {
           }),
         ),
     );
+    const { search, logger } = options;
+    this.hybrid = search && createHybridSearch(search, { store, logger, catalog: this.view });
   }
 
   /**
@@ -130,33 +134,54 @@ export class Gateway {
     );
   }
 
-  searchTools(_ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
-    const base: SearchOptions = {
-      ...(req.limit ? { limit: req.limit } : {}),
-      ...(req.server !== undefined ? { server: req.server } : {}),
-      ...(req.minRelevance !== undefined ? { minRelevance: req.minRelevance } : {}),
-    };
-    // People's syntax ("phrases", server:ID, -word) only when asked; agents' text is never parsed.
-    const { query: text, options } =
-      req.syntax && typeof query === 'string'
-        ? searchRequest(parseQuery(query), base)
-        : { query, options: base };
-    if (options.server !== undefined) this.server(options.server);
-    const hits = this.view.searchIndex().search(text, options);
-    return hits.flatMap((h) => {
-      const t = this.view.row(h.key);
-      if (!t) return [];
-      return [
-        {
-          key: t.key,
-          server: t.serverId,
-          name: t.name,
-          ...(t.title ? { title: t.title } : {}),
-          summary: summarize(t.description),
-          relevance: round(h.relevance),
-        },
-      ];
-    });
+  /** Lexical search, synchronous whatever the strategy (see searchToolsAsync). */
+  searchTools(ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
+    const { text, options } = this.searchPlan(ctx, query, req);
+    return this.results(this.view.searchIndex().search(text, options));
+  }
+
+  /**
+   * Search with the configured strategy. Hybrid answers lexically until the catalog's vectors
+   * are ready, and for good once the embedder fails (logged once; see searchStatus).
+   */
+  async searchToolsAsync(
+    ctx: CallerContext,
+    query: string | string[],
+    req: SearchRequest = {},
+  ): Promise<SearchResult[]> {
+    const { text, options } = this.searchPlan(ctx, query, req);
+    const lexical = this.view.searchIndex();
+    const hybrid = this.hybrid?.current();
+    if (!hybrid) return this.results(lexical.search(text, options));
+    let hits: SearchHit[];
+    try {
+      hits = await hybrid.search(text, options);
+    } catch (err) {
+      this.hybrid?.fail(err);
+      hits = lexical.search(text, options);
+    }
+    return this.results(hits);
+  }
+
+  /** Embeds what the current catalog lacks (hybrid only) and resolves when search is ready or degraded. */
+  async prepareSearch(ctx: CallerContext): Promise<SearchStatus> {
+    await this.hybrid?.ready();
+    return this.searchStatus(ctx);
+  }
+
+  /** The strategy, model, cached vectors and state of search, for `carte doctor`. */
+  searchStatus(_ctx: CallerContext): SearchStatus {
+    return this.hybrid?.status() ?? { strategy: 'lexical', state: 'lexical' };
+  }
+
+  private searchPlan(_ctx: CallerContext, query: string | string[], req: SearchRequest) {
+    const plan = planSearch(query, req);
+    if (plan.options.server !== undefined) this.server(plan.options.server);
+    return plan;
+  }
+
+  private results(hits: readonly SearchHit[]): SearchResult[] {
+    return toResults(hits, (key) => this.view.row(key));
   }
 
   browseTools(_ctx: CallerContext, req: { server?: string; cursor?: string } = {}): BrowseResult {
@@ -283,6 +308,7 @@ export class Gateway {
   }
 
   async close(): Promise<void> {
+    await this.hybrid?.close();
     await this.upstreams.close();
   }
 
@@ -347,41 +373,7 @@ export class Gateway {
 
   private catalogChanged(): void {
     this.view.invalidate();
+    this.hybrid?.catalogChanged();
     for (const l of this.listeners) l();
   }
-}
-
-function disabled(id: string): CarteError {
-  return new CarteError(
-    'server_disabled',
-    `server "${id}" is disabled in the config; set enabled: true to use it`,
-  );
-}
-
-/** Deepest nesting accepted in call arguments: far beyond real tool schemas, far below stack limits. */
-const MAX_ARGUMENT_DEPTH = 100;
-
-function checkArgumentsObject(key: string, args: unknown): Record<string, unknown> {
-  if (args === undefined || args === null) return {};
-  if (typeof args === 'object' && !Array.isArray(args)) {
-    if (nestingDepth(args, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) {
-      throw new CarteError(
-        'bad_input',
-        `arguments for "${key}" nest deeper than ${MAX_ARGUMENT_DEPTH} levels`,
-      );
-    }
-    return args as Record<string, unknown>;
-  }
-  throw new CarteError(
-    'bad_input',
-    `arguments for "${key}" must be a JSON object, not ${Array.isArray(args) ? 'an array' : typeof args}`,
-  );
-}
-
-const round = (x: number) => Math.round(x * 1000) / 1000;
-
-/** Whether a call may be repeated after a lost session: the tool says it is read-only or idempotent. */
-function isRepeatable(annotations: unknown): boolean {
-  const a = annotations as { readOnlyHint?: unknown; idempotentHint?: unknown } | undefined;
-  return a?.readOnlyHint === true || a?.idempotentHint === true;
 }

@@ -3,6 +3,16 @@ export { Gateway } from './gateway.js';
 export { serversFromConfig } from './from-config.js';
 export { buildOfflineRanker, type CatalogFileTool, type OfflineRanker } from './rank.js';
 export type { GatewayOptions, SearchRequest } from './gateway.js';
+export {
+  EMBED_BATCH,
+  SEARCH_STRATEGIES,
+  TEXT_RECIPE,
+  type EmbedProgress,
+  type GatewaySearchOptions,
+  type SearchStatus,
+  type SearchStrategy,
+} from './hybrid-search.js';
+export { lazyUseLiteEmbedder, type Embedder } from '../search/index.js';
 export type { ReloadReport } from './reload.js';
 export { LOCAL_CALLER } from './context.js';
 export type { CallerContext } from './context.js';

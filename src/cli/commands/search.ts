@@ -28,7 +28,9 @@ export function registerSearch(cli: CAC): void {
       try {
         const limit = parseIntFlag('--limit', flags.limit, 1, 50);
         const min = parseRelevance(flags.minRelevance);
-        const results = app.gateway.searchTools(LOCAL_CALLER, query.join(' '), {
+        // Hybrid: embed what the catalog lacks first (progress on stderr); lexical: returns at once.
+        await app.gateway.prepareSearch(LOCAL_CALLER);
+        const results = await app.gateway.searchToolsAsync(LOCAL_CALLER, query.join(' '), {
           syntax: true,
           ...(limit ? { limit } : {}),
           ...(flags.server ? { server: flags.server } : {}),

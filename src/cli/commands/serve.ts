@@ -1,4 +1,5 @@
 import type { CAC } from 'cac';
+import { LOCAL_CALLER } from '../../gateway/index.js';
 import { fileURLToPath } from 'node:url';
 import { openApp, type App, type GlobalFlags } from '../app.js';
 import { note } from '../output.js';
@@ -13,6 +14,8 @@ export function registerServe(cli: CAC): void {
     .action(async (flags: GlobalFlags & { sync?: boolean }) => {
       const app = openApp(flags, 'info');
       if (flags.sync !== false) await syncWithProgress(app.gateway, { onlyStale: true });
+      // Hybrid search embeds what the catalog lacks in the background; searches stay lexical meanwhile.
+      void app.gateway.prepareSearch(LOCAL_CALLER).catch(() => undefined);
       printConnectHelp(app);
       // Loaded here so the other commands never pay for the MCP server SDK.
       const { serveMcpStdio } = await import('../../mcp/index.js');
