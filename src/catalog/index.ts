@@ -4,4 +4,4 @@ export type { ListedTool, RecordLimits, RecordResult } from './records.js';
 export { diffTools, dedupeByKey } from './diff.js';
 export { syncServer, applyDiscovery } from './sync.js';
 export type { Discovery, SyncReport, SyncOptions } from './sync.js';
-export { closestKeys, editDistance } from './suggest.js';
+export { closestKeys } from './suggest.js';

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestKeys, editDistance } from './index.js';
-
-describe('editDistance', () => {
-  it.each([
-    ['', '', 0],
-    ['abc', 'abc', 0],
-    ['kitten', 'sitting', 3],
-    ['create_issue', 'create_isue', 1],
-  ])('%s -> %s = %i', (a, b, d) => expect(editDistance(a, b)).toBe(d));
-});
+import { closestKeys } from './index.js';
 
 describe('closestKeys', () => {
   const keys = [

@@ -1,21 +1,4 @@
-/** Edit distance (Levenshtein), capped: returns cap + 1 once the distance exceeds cap. */
-export function editDistance(a: string, b: string, cap = 64): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      cur.push(v);
-      rowMin = Math.min(rowMin, v);
-    }
-    if (rowMin > cap) return cap + 1;
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
+import { editDistance } from '../search/index.js';
 
 /**
  * The known keys closest to an unknown one: within a third of its length in edits (at least 2),

@@ -36,3 +36,4 @@ export {
   type WithMeta,
 } from './remote-fallback.js';
 export type { FetchLike } from './remote-http.js';
+export { editDistance } from './typo.js';
