@@ -69,7 +69,7 @@ function describeConnectError(
   if (target.kind === 'remote' && net) {
     return new CarteError(
       'upstream_unavailable',
-      `server "${serverId}" cannot be reached at ${target.url}: ${NET_ERRORS[net] ?? net}`,
+      `server "${serverId}" cannot be reached at ${safeUrl(target.url)}: ${NET_ERRORS[net] ?? net}`,
       { cause: err },
     );
   }
@@ -138,4 +138,14 @@ export function priorFrom(known: KnownEra | null): { prior?: PriorDiscovery } {
   if (known.version === 'legacy' || (dated && known.version < MODERN_REVISION))
     return { prior: { kind: 'legacy' } };
   return {};
+}
+
+/** A URL fit for a message: origin and path only, since the query or user info may hold a secret. */
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(an invalid URL)';
+  }
 }

@@ -114,7 +114,7 @@ describe('remote upstreams', () => {
 
   it('a refused connection fails fast and names the server', async () => {
     const port = await freePort();
-    const h = harness([remote('gone', `http://127.0.0.1:${port}/mcp`, 'streamable-http')]);
+    const h = harness([remote('gone', `http://127.0.0.1:${port}/mcp?api_key=SECRET`, 'streamable-http')]);
     open.push(h);
     const [r] = await h.gateway.sync(ME);
     expect(r?.status).toBe('failed');
