@@ -303,10 +303,6 @@ export class Gateway {
     );
   }
 
-  serverList(): GatewayServer[] {
-    return [...this.servers.values()];
-  }
-
   async close(): Promise<void> {
     await this.hybrid?.close();
     await this.upstreams.close();
