@@ -8,6 +8,15 @@ export interface Embedder {
   embed(texts: string[]): Promise<Float32Array[]>;
 }
 
+/** Scales a vector to unit length in place (a zero vector stays zero) and returns it. */
+export function normalize(v: Float32Array): Float32Array {
+  let norm = 0;
+  for (const x of v) norm += x * x;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < v.length; i++) v[i]! /= norm;
+  return v;
+}
+
 /** Dot product (cosine for unit vectors). */
 export function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;

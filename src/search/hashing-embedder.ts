@@ -1,5 +1,5 @@
 // A deterministic embedder without a model: analysed words hashed into a small vector.
-import type { Embedder } from './embedder.js';
+import { normalize, type Embedder } from './embedder.js';
 import { analyze } from './analyze.js';
 import { porterStemmer } from './stem.js';
 
@@ -25,9 +25,5 @@ function hashWords(text: string, dimension: number): Float32Array {
     for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619);
     v[(h >>> 0) % dimension]! += 1;
   }
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < dimension; i++) v[i]! /= norm;
-  return v;
+  return normalize(v);
 }

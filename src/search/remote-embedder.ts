@@ -1,6 +1,6 @@
 // An Embedder over any OpenAI-compatible `POST /v1/embeddings` endpoint (OpenAI, Ollama, vLLM, LiteLLM...).
 import { CarteError } from '../errors.js';
-import type { Embedder } from './embedder.js';
+import { normalize, type Embedder } from './embedder.js';
 import { badResponse, hostOf, isIndex, isRecord, postJson, type FetchLike } from './remote-http.js';
 
 /** Options of createOpenAiEmbedder; `baseUrl` and `model` are required. */
@@ -25,15 +25,6 @@ export const OPENAI_EMBEDDER_DEFAULTS = { timeoutMs: 1500, batchSize: 64 } as co
 export function embeddingsUrl(baseUrl: string): string {
   const root = baseUrl.replace(/\/+$/, '');
   return `${root.endsWith('/v1') ? root : `${root}/v1`}/embeddings`;
-}
-
-function unit(values: readonly number[]): Float32Array {
-  const v = Float32Array.from(values);
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < v.length; i++) v[i]! /= norm;
-  return v;
 }
 
 /** Checks `{data: [{index, embedding}]}` for `count` inputs and returns the vectors in input order. */
@@ -99,7 +90,7 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
         const json = await postJson(url, { model: options.model, input }, post);
         const vectors = parseEmbeddings(id, json, input.length);
         check(vectors);
-        for (const v of vectors) out.push(unit(v));
+        for (const v of vectors) out.push(normalize(Float32Array.from(v)));
       }
       return out;
     },

@@ -1,5 +1,5 @@
 // An in-process Embedder: Universal Sentence Encoder Lite via @energetic-ai (English only, offline).
-import type { Embedder } from './embedder.js';
+import { normalize, type Embedder } from './embedder.js';
 import { lazyEmbedder } from './embedder-wrappers.js';
 
 /** Model id and dimension, stored with cached vectors. */
@@ -7,15 +7,6 @@ export const USE_LITE = { id: 'use-lite-512@energetic-ai-0.2.0', dimension: 512 
 
 /** Texts per model call: bounds memory on big catalogs. */
 export const USE_LITE_BATCH = 32;
-
-function unit(values: readonly number[]): Float32Array {
-  const v = Float32Array.from(values);
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < v.length; i++) v[i]! /= norm;
-  return v;
-}
 
 /**
  * Load USE-Lite from its bundled weights (never the network: MCP-NOTES, "Local embeddings").
@@ -32,7 +23,7 @@ export async function createUseLiteEmbedder(): Promise<Embedder> {
       for (let i = 0; i < texts.length; i += USE_LITE_BATCH) {
         // The model throws on empty strings; a lone space embeds as "nothing".
         const batch = texts.slice(i, i + USE_LITE_BATCH).map((t) => (t.trim() === '' ? ' ' : t));
-        for (const v of await model.embed(batch)) out.push(unit(v));
+        for (const v of await model.embed(batch)) out.push(normalize(Float32Array.from(v)));
       }
       return out;
     },
