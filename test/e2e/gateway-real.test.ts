@@ -1,25 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { LOCAL_CALLER as ME } from '../../src/gateway/index.js';
-import { harness, referenceEntry, stdioServer, tempDir, type Harness } from './helpers.js';
+import { harness, referenceServers, tempDir, type Harness } from './helpers.js';
 
 // Slow: spawns the real reference servers from npm.
 describe('gateway over real reference servers', () => {
   let h: Harness;
   const tmp = tempDir();
   beforeAll(async () => {
-    mkdirSync(join(tmp.dir, 'sandbox'), { recursive: true });
-    h = harness(
-      [
-        stdioServer('everything', [referenceEntry('server-everything'), 'stdio']),
-        stdioServer('filesystem', [referenceEntry('server-filesystem'), join(tmp.dir, 'sandbox')]),
-        stdioServer('memory', [referenceEntry('server-memory')], {
-          env: { MEMORY_FILE_PATH: join(tmp.dir, 'memory.jsonl') },
-        }),
-      ],
-      tmp.dir,
-    );
+    h = harness(referenceServers(tmp.dir), tmp.dir);
     const reports = await h.gateway.sync(ME);
     expect(reports.map((r) => [r.server, r.status])).toEqual([
       ['everything', 'success'],

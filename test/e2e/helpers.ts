@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -47,6 +47,18 @@ export function stdioServer(
     display: args.join(' '),
     ...rest,
   };
+}
+
+/** The reference everything, filesystem (on <dir>/sandbox) and memory servers, as the demo runs them. */
+export function referenceServers(dir: string): GatewayServer[] {
+  mkdirSync(join(dir, 'sandbox'), { recursive: true });
+  return [
+    stdioServer('everything', [referenceEntry('server-everything'), 'stdio']),
+    stdioServer('filesystem', [referenceEntry('server-filesystem'), join(dir, 'sandbox')]),
+    stdioServer('memory', [referenceEntry('server-memory')], {
+      env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+    }),
+  ];
 }
 
 export function fixture(

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { lazyUseLiteEmbedder, LOCAL_CALLER as ME } from '../../src/gateway/index.js';
-import { harness, memoryLogger, referenceEntry, stdioServer, tempDir, type Harness } from './helpers.js';
+import { harness, memoryLogger, referenceServers, tempDir, type Harness } from './helpers.js';
 
 // Slow: the demo's reference servers from npm and the real USE-Lite model (about 2 s in all).
 describe('hybrid search with USE-Lite over the demo servers', () => {
@@ -11,25 +9,14 @@ describe('hybrid search with USE-Lite over the demo servers', () => {
   const progress: string[] = [];
   const tmp = tempDir();
   beforeAll(async () => {
-    mkdirSync(join(tmp.dir, 'sandbox'), { recursive: true });
-    h = harness(
-      [
-        stdioServer('everything', [referenceEntry('server-everything'), 'stdio']),
-        stdioServer('filesystem', [referenceEntry('server-filesystem'), join(tmp.dir, 'sandbox')]),
-        stdioServer('memory', [referenceEntry('server-memory')], {
-          env: { MEMORY_FILE_PATH: join(tmp.dir, 'memory.jsonl') },
-        }),
-      ],
-      tmp.dir,
-      {
-        logger,
-        search: {
-          strategy: 'hybrid',
-          embedder: lazyUseLiteEmbedder(),
-          onProgress: (p) => progress.push(`${p.done}/${p.total}`),
-        },
+    h = harness(referenceServers(tmp.dir), tmp.dir, {
+      logger,
+      search: {
+        strategy: 'hybrid',
+        embedder: lazyUseLiteEmbedder(),
+        onProgress: (p) => progress.push(`${p.done}/${p.total}`),
       },
-    );
+    });
     const reports = await h.gateway.sync(ME);
     expect(reports.map((r) => r.error ?? r.status)).toEqual(['success', 'success', 'success']);
   });
