@@ -1,5 +1,6 @@
 // A text-keyed on-disk cache of embedding vectors (bench/out), so the 5-minute cold embed runs once.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Embedder } from '../../src/search/index.js';
 
 /** Vectors by exact text. */
@@ -42,6 +43,7 @@ export function cachedEmbedder(
       const missing = [...new Set(texts.filter((t) => !cache.has(t)))];
       if (missing.length > 0) {
         inner ??= await model.load();
+        mkdirSync(dirname(file), { recursive: true });
         for (let i = 0; i < missing.length; i += 64) {
           const batch = missing.slice(i, i + 64);
           const vectors = await inner.embed(batch);
