@@ -27,14 +27,18 @@ function lexical(name: string, options: Partial<RankerOptions> = {}): System {
   };
 }
 
-function hybrid(name: string, fusion: Partial<FusionOptions> = {}): System {
+function hybrid(
+  name: string,
+  fusion: Partial<FusionOptions> = {},
+  ranker: Partial<RankerOptions> = {},
+): System {
   return {
     name,
     build: async (docs) => {
       cache ??= loadVectorCache(VECTOR_CACHE, USE_LITE.dimension);
       const embedder = cachedEmbedder(cache, VECTOR_CACHE, { ...USE_LITE, load: createUseLiteEmbedder });
       const vectors = await embedder.embed(toolTexts(docs));
-      const index = await buildHybridIndex(docs, { embedder, vectors, fusion });
+      const index = await buildHybridIndex(docs, { embedder, vectors, fusion, ranker });
       return { search: async (q, limit) => (await index.search(q, { limit })).map((h) => h.key) };
     },
   };
@@ -57,5 +61,7 @@ export const ABLATION_SYSTEMS: System[] = [
   lexical('lexical -stop words', { stopWords: false }),
   hybrid('hybrid -adaptive gap', { adaptiveGap: 0 }),
   hybrid('hybrid rrf', { method: 'rrf' }),
+  lexical('lexical -step context', { stepContext: 0 }),
+  hybrid('hybrid -step context', {}, { stepContext: 0 }),
   hybrid('vectors only', { lexicalWeight: 0, adaptiveGap: 0 }),
 ];

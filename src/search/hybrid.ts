@@ -8,6 +8,7 @@ import { buildLexicalScorer } from './lexical-scorer.js';
 import { mergeRankings, type RankedHit } from './merge.js';
 import { RANKER_DEFAULTS, type RankerOptions } from './options.js';
 import { aboveMinimum, buildRankContext, planSearch, rankCandidates, type Candidates } from './ranking.js';
+import { addStepContext, normaliseCandidates } from './step-context.js';
 import type { SearchDoc, SearchHit, SearchOptions } from './types.js';
 
 /** What buildHybridIndex needs besides the docs. */
@@ -62,9 +63,14 @@ export async function buildHybridIndex(
       const plan = planSearch(query, searchOptions);
       if (!plan) return [];
       const rank = { allowed: allowedBy(searchOptions), depth: plan.depth, copyFactor: opts.copyFactor };
+      const weight = plan.queries.length > 1 ? opts.stepContext : 0;
+      const context = weight > 0 ? normaliseCandidates(await candidates(plan.queries.join('\n'))) : undefined;
       const rankings: RankedHit[][] = [];
-      for (const q of plan.queries)
-        rankings.push(rankCandidates(ctx, await candidates(q), { ...rank, query: q }));
+      for (const q of plan.queries) {
+        const own = await candidates(q);
+        const scored = context ? addStepContext(own, context, weight) : own;
+        rankings.push(rankCandidates(ctx, scored, { ...rank, query: q }));
+      }
       return aboveMinimum(mergeRankings(rankings, plan.limit), searchOptions.minRelevance);
     },
   };

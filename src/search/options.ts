@@ -24,6 +24,11 @@ export interface RankerOptions {
   typos: boolean;
   /** Expand query words with the general thesaurus (synonyms.ts). */
   synonyms: boolean;
+  /**
+   * Step context, 0..1: in a query set (one query per step of a request), each step's
+   * max-normalised scores get this times the whole request's scores (step-context.ts). 0 = off.
+   */
+  stepContext: number;
   /** Relevance factor (0..1) of an exact copy of a tool ranked above it; 1 = no demotion. */
   copyFactor: number;
 }
@@ -56,6 +61,7 @@ export const RANKER_DEFAULTS: RankerOptions = {
   typos: true,
   synonyms: true,
   copyFactor: 0.5,
+  stepContext: 0.5,
 };
 
 /** The stemmer function an option names. */

@@ -5,6 +5,7 @@ import { buildLexicalScorer } from './lexical-scorer.js';
 import { mergeRankings } from './merge.js';
 import { RANKER_DEFAULTS, type RankerOptions } from './options.js';
 import { aboveMinimum, buildRankContext, planSearch, rankCandidates } from './ranking.js';
+import { addStepContext, normaliseCandidates } from './step-context.js';
 import type { SearchDoc, SearchIndex, SearchOptions } from './types.js';
 
 /** Build an immutable lexical index over `docs` (keys must be unique); every search is synchronous. */
@@ -22,7 +23,13 @@ export function buildSearchIndex(
       const plan = planSearch(query, searchOptions);
       if (!plan) return [];
       const rank = { allowed: allowedBy(searchOptions), depth: plan.depth, copyFactor: opts.copyFactor };
-      const rankings = plan.queries.map((q) => rankCandidates(ctx, scorer.score(q), { ...rank, query: q }));
+      const weight = plan.queries.length > 1 ? opts.stepContext : 0;
+      const context = weight > 0 ? normaliseCandidates(scorer.score(plan.queries.join('\n'))) : undefined;
+      const rankings = plan.queries.map((q) => {
+        const own = scorer.score(q);
+        const candidates = context ? addStepContext(own, context, weight) : own;
+        return rankCandidates(ctx, candidates, { ...rank, query: q });
+      });
       return aboveMinimum(mergeRankings(rankings, plan.limit), searchOptions.minRelevance);
     },
   };
