@@ -148,7 +148,7 @@ async function benchCli(
   let cliResults = 0;
   for (let i = 0; i < runs; i++) {
     const run = await runOk(['search', CLI_QUERY, '--json', ...target.cliArgs], { cwd: target.cwd });
-    cliResults = (JSON.parse(run.stdout) as unknown[]).length;
+    cliResults = (JSON.parse(run.stdout) as { results: unknown[] }).results.length;
     // An empty answer would mean the CLI wiped or missed the stored catalog: the timing would be a lie.
     if (cliResults === 0) throw new Error(`carte search on ${target.label} returned nothing`);
     cliColdMs.push(run.ms);

@@ -14,6 +14,7 @@ import {
   Gateway,
   lazyUseLiteEmbedder,
   openStore,
+  remoteSearchOptions,
   serversFromConfig,
   type EmbedProgress,
   type GatewaySearchOptions,
@@ -82,7 +83,7 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
     store,
     logger,
     limits: loaded.config.limits,
-    search: searchOptions(loaded.config, logger),
+    search: searchOptions(loaded.config),
   });
   return {
     ...loaded,
@@ -95,14 +96,16 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
   };
 }
 
-/** The USE-Lite embedder only when the config asks for hybrid (its model loads on first use). */
-function searchOptions(config: CarteConfig, logger: Logger): GatewaySearchOptions {
+/**
+ * The USE-Lite embedder only when the config asks for hybrid (its model loads on first use);
+ * the remote providers (API keys already read from the environment by the loader) for remote.
+ */
+function searchOptions(config: CarteConfig): GatewaySearchOptions {
   const { strategy } = config.search;
-  if (strategy === 'remote') {
-    logger.warn('search.strategy "remote" is not served by the gateway yet; searching lexically');
-  }
-  if (strategy !== 'hybrid') return { strategy: 'lexical' };
-  return { strategy, embedder: lazyUseLiteEmbedder(), onProgress: printProgress() };
+  if (strategy === 'lexical') return { strategy };
+  if (strategy === 'hybrid')
+    return { strategy, embedder: lazyUseLiteEmbedder(), onProgress: printProgress() };
+  return { ...remoteSearchOptions(config.search), onProgress: printProgress() };
 }
 
 /** `embedding tools: 120/527` on stderr, at most once a second and always the last batch. */

@@ -8,7 +8,14 @@ export {
   ServerSchema,
   StdioServerSchema,
 } from './schema.js';
-export type { CarteConfig, RemoteServerConfig, ServerConfig, StdioServerConfig } from './schema.js';
+export type {
+  CarteConfig,
+  RemoteSearchConfig,
+  RemoteServerConfig,
+  SearchConfig,
+  ServerConfig,
+  StdioServerConfig,
+} from './schema.js';
 export type { Problem } from './problems.js';
 export type { ConfigFormat } from './detect-format.js';
 export { loadConfigFile, parseConfigText } from './load.js';

@@ -7,6 +7,8 @@ export interface TemplateContext {
   dataDir?: string;
   /** The server's id as the file spells it, for messages. */
   server: string;
+  /** Who uses the variables, for messages; `server "<id>"` when absent. */
+  owner?: string;
 }
 
 export type Expanded = { ok: true; value: string } | { ok: false; message: string };
@@ -52,7 +54,7 @@ function resolveVariable(body: string, closed: boolean, ctx: TemplateContext): E
   if (body.startsWith('input:')) {
     const input = JSON.stringify(body.slice('input:'.length));
     return fail(
-      `server ${JSON.stringify(ctx.server)} uses input ${input} (${token}), which is not supported; use \${env:NAME} instead`,
+      `${ctx.owner ?? `server ${JSON.stringify(ctx.server)}`} uses input ${input} (${token}), which is not supported; use \${env:NAME} instead`,
     );
   }
   return fail(`unknown variable ${quote(token)}; use \${env:NAME}, \${dataDir}, or $\${ for a literal "\${"`);

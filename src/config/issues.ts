@@ -9,6 +9,8 @@ export interface IssueContext {
   prefix: Segment[];
   /** The keys the object allows, for "did you mean". */
   knownKeys: readonly string[];
+  /** The keys a nested object allows, by its path inside the validated one (default: knownKeys). */
+  keysAt?: (path: readonly Segment[]) => readonly string[] | undefined;
   /** A better message for an unknown key (e.g. a remote-only key on a stdio server). */
   explainKey?: (key: string) => string | undefined;
 }
@@ -24,7 +26,7 @@ const EXPECTED: Record<string, string> = {
 };
 
 /** Values under these keys may be secrets: messages name their kind, never the value. */
-const SECRET_KEYS = new Set(['env', 'headers']);
+const SECRET_KEYS = new Set(['env', 'headers', 'apiKey']);
 
 /** Adds one problem per zod issue, in the house wording (`expected a string, got 42`). */
 export function reportIssues(issues: readonly Issue[], ctx: IssueContext, out: Problems): void {
@@ -33,7 +35,8 @@ export function reportIssues(issues: readonly Issue[], ctx: IssueContext, out: P
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const message =
-          ctx.explainKey?.(key) ?? `unknown key ${JSON.stringify(key)}${didYouMean(key, ctx.knownKeys)}`;
+          ctx.explainKey?.(key) ??
+          `unknown key ${JSON.stringify(key)}${didYouMean(key, ctx.keysAt?.(issue.path as Segment[]) ?? ctx.knownKeys)}`;
         out.error([...path, key], message);
       }
       continue;

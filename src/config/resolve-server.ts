@@ -54,7 +54,8 @@ export function resolveServer(
   return { ...server, url, headers };
 }
 
-function isHttpUrl(text: string): boolean {
+/** True for an absolute http:// or https:// URL. */
+export function isHttpUrl(text: string): boolean {
   try {
     const { protocol } = new URL(text);
     return protocol === 'http:' || protocol === 'https:';

@@ -2,9 +2,19 @@ import type { z } from 'zod';
 import { rememberAsWritten } from './describe-target.js';
 import { didYouMean } from './did-you-mean.js';
 import { reportIssues } from './issues.js';
-import { describeValue, isRecord, type Problems } from './problems.js';
+import { describeValue, isRecord, type Problems, type Segment } from './problems.js';
+import { resolveSearch } from './resolve-search.js';
 import { resolveServer } from './resolve-server.js';
-import { ConfigSchema, LimitsSchema, SearchSchema, type CarteConfig, type ServerConfig } from './schema.js';
+import {
+  ConfigSchema,
+  LimitsSchema,
+  RemoteEmbeddingsSchema,
+  RemoteRerankSchema,
+  RemoteSearchSchema,
+  SearchSchema,
+  type CarteConfig,
+  type ServerConfig,
+} from './schema.js';
 import { badIdMessage, isServerId } from './server-ids.js';
 import { validateServer } from './validate-server.js';
 
@@ -42,7 +52,8 @@ export function validateConfig(
     out.error(['$schema'], `expected a string, got ${describeValue(doc.$schema)}`);
   }
   const written = checkServers(doc.servers, opts.writtenIds === undefined, out);
-  const search = checkSection(SearchSchema, 'search', doc.search, out);
+  const searchAsWritten = checkSection(SearchSchema, 'search', doc.search, out);
+  const search = searchAsWritten && resolveSearch(searchAsWritten, opts, out);
   const limits = checkSection(LimitsSchema, 'limits', doc.limits, out);
   const servers: Record<string, ServerConfig> = {};
   for (const [id, server] of written) {
@@ -75,9 +86,17 @@ function checkServers(value: unknown, checkIds: boolean, out: Problems): [string
 
 type Section = typeof SearchSchema | typeof LimitsSchema;
 
+/** Keys of the objects nested in a section, by their dotted path, for "did you mean". */
+const NESTED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['remote', Object.keys(RemoteSearchSchema.shape)],
+  ['remote.embeddings', Object.keys(RemoteEmbeddingsSchema.shape)],
+  ['remote.rerank', Object.keys(RemoteRerankSchema.shape)],
+]);
+
 function checkSection<S extends Section>(schema: S, key: string, value: unknown, out: Problems) {
   const result = schema.safeParse(value ?? {}, { reportInput: true });
   if (result.success) return result.data as z.output<S>;
-  reportIssues(result.error.issues, { prefix: [key], knownKeys: Object.keys(schema.shape) }, out);
+  const keysAt = (path: readonly Segment[]) => NESTED_KEYS.get(path.join('.'));
+  reportIssues(result.error.issues, { prefix: [key], knownKeys: Object.keys(schema.shape), keysAt }, out);
   return undefined;
 }

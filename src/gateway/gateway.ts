@@ -6,18 +6,15 @@ import type { Logger } from '../upstream/index.js';
 import { pageTools } from './browse.js';
 import { listFromAll, splitPrefixed, unwrapResourceUri, wrapReadResult } from './passthrough.js';
 import { CatalogView } from './catalog-view.js';
-import {
-  createHybridSearch,
-  type GatewaySearchOptions,
-  type HybridSearch,
-  type SearchStatus,
-} from './hybrid-search.js';
+import type { GatewaySearchOptions, SearchStatus } from './search-options.js';
+import { ToolSearch } from './tool-search.js';
 import type { CallerContext } from './context.js';
 import type {
   BrowseResult,
   CallOutcome,
   CallRequest,
   GatewayServer,
+  SearchOutcome,
   SearchResult,
   ServerSummary,
   ToolDetail,
@@ -47,7 +44,7 @@ export class Gateway {
   readonly upstreams: Upstreams;
   private readonly view: CatalogView;
   private readonly listeners = new Set<() => void>();
-  private readonly hybrid: HybridSearch | undefined;
+  private readonly toolSearch: ToolSearch;
 
   constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
@@ -72,8 +69,11 @@ export class Gateway {
           }),
         ),
     );
-    const { search, logger } = options;
-    this.hybrid = search && createHybridSearch(search, { store, logger, catalog: this.view });
+    this.toolSearch = new ToolSearch(options.search ?? { strategy: 'lexical' }, {
+      store,
+      logger: options.logger,
+      catalog: this.view,
+    });
   }
 
   /**
@@ -137,41 +137,41 @@ export class Gateway {
   /** Lexical search, synchronous whatever the strategy (see searchToolsAsync). */
   searchTools(ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
     const { text, options } = this.searchPlan(ctx, query, req);
-    return this.results(this.view.searchIndex().search(text, options));
+    return this.results(this.toolSearch.lexical(text, options));
   }
 
-  /**
-   * Search with the configured strategy. Hybrid answers lexically until the catalog's vectors
-   * are ready, and for good once the embedder fails (logged once; see searchStatus).
-   */
+  /** Search with the configured strategy (see searchToolsWithMeta). */
   async searchToolsAsync(
     ctx: CallerContext,
     query: string | string[],
     req: SearchRequest = {},
   ): Promise<SearchResult[]> {
+    return (await this.searchToolsWithMeta(ctx, query, req)).results;
+  }
+
+  /**
+   * Search with the configured strategy, and how it was answered. Hybrid and remote embeddings
+   * answer lexically until the catalog's vectors are ready; a local model that fails stays off,
+   * a remote step that fails or misses its deadline falls back for that search only (logged).
+   */
+  async searchToolsWithMeta(
+    ctx: CallerContext,
+    query: string | string[],
+    req: SearchRequest = {},
+  ): Promise<SearchOutcome> {
     const { text, options } = this.searchPlan(ctx, query, req);
-    const lexical = this.view.searchIndex();
-    const hybrid = this.hybrid?.current();
-    if (!hybrid) return this.results(lexical.search(text, options));
-    let hits: SearchHit[];
-    try {
-      hits = await hybrid.search(text, options);
-    } catch (err) {
-      this.hybrid?.fail(err);
-      hits = lexical.search(text, options);
-    }
-    return this.results(hits);
+    const { hits, meta } = await this.toolSearch.search(text, options);
+    return { results: this.results(hits), meta };
   }
 
-  /** Embeds what the current catalog lacks (hybrid only) and resolves when search is ready or degraded. */
-  async prepareSearch(ctx: CallerContext): Promise<SearchStatus> {
-    await this.hybrid?.ready();
-    return this.searchStatus(ctx);
+  /** Embeds what the current catalog lacks (hybrid, remote embeddings) and resolves when search is ready or degraded. */
+  async prepareSearch(_ctx: CallerContext): Promise<SearchStatus> {
+    return this.toolSearch.prepare();
   }
 
-  /** The strategy, model, cached vectors and state of search, for `carte doctor`. */
+  /** The strategy, model, cached vectors, reranker and state of search, for `carte doctor`. */
   searchStatus(_ctx: CallerContext): SearchStatus {
-    return this.hybrid?.status() ?? { strategy: 'lexical', state: 'lexical' };
+    return this.toolSearch.status();
   }
 
   private searchPlan(_ctx: CallerContext, query: string | string[], req: SearchRequest) {
@@ -304,7 +304,7 @@ export class Gateway {
   }
 
   async close(): Promise<void> {
-    await this.hybrid?.close();
+    await this.toolSearch.close();
     await this.upstreams.close();
   }
 
@@ -369,7 +369,7 @@ export class Gateway {
 
   private catalogChanged(): void {
     this.view.invalidate();
-    this.hybrid?.catalogChanged();
+    this.toolSearch.catalogChanged();
     for (const l of this.listeners) l();
   }
 }

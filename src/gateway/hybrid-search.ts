@@ -10,10 +10,12 @@ import {
 } from '../search/index.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
-
-/** How `searchToolsAsync` ranks: lexical (the default) or lexical fused with embeddings. */
-export const SEARCH_STRATEGIES = ['lexical', 'hybrid'] as const;
-export type SearchStrategy = (typeof SEARCH_STRATEGIES)[number];
+import {
+  REMOTE_SEARCH_DEFAULTS,
+  type EmbedProgress,
+  type GatewaySearchOptions,
+  type SearchStatus,
+} from './search-options.js';
 
 /**
  * The version of the tool-text recipe (`toolEmbeddingText`) in every cached vector's model id:
@@ -24,54 +26,33 @@ export const TEXT_RECIPE = 'text-v1';
 /** Tools per embedder call and per cache write: progress and crash-safety granularity. */
 export const EMBED_BATCH = 64;
 
-/** Embedding progress after each batch: `done` of `total` tools that had no cached vector. */
-export interface EmbedProgress {
-  done: number;
-  total: number;
-}
-
-/** What `carte doctor` shows for search. */
-export interface SearchStatus {
-  strategy: SearchStrategy;
-  /** lexical: configured so; pending: not embedded yet; embedding: under way; ready; degraded: lexical after a failure. */
-  state: 'lexical' | 'pending' | 'embedding' | 'ready' | 'degraded';
-  /** The model id vectors are cached under (embedder id + recipe). */
-  model?: string;
-  /** Vectors cached for this model (for every stored tool, visible or not). */
-  cachedVectors?: number;
-  progress?: EmbedProgress;
-  /** Why hybrid search is off (degraded). */
-  reason?: string;
-}
-
-/** The search strategy and, for hybrid, the embedder (its model may load lazily on first use). */
-export interface GatewaySearchOptions {
-  strategy: SearchStrategy;
-  /** Required by hybrid; without one, hybrid degrades to lexical with a warning. */
-  embedder?: Embedder;
-  /** Called after each batch of tools embedded (the CLI prints it on stderr). */
-  onProgress?: (p: EmbedProgress) => void;
-  /** Tools per embedder call (default EMBED_BATCH). */
-  batchSize?: number;
-}
-
-/** The gateway's HybridSearch for these options, or undefined for lexical. */
+/** The gateway's HybridSearch for these options, or undefined when no embedder takes part. */
 export function createHybridSearch(
   search: GatewaySearchOptions,
   deps: Pick<HybridSearchOptions, 'store' | 'logger' | 'catalog'>,
 ): HybridSearch | undefined {
+  const common = {
+    ...deps,
+    ...(search.onProgress ? { onProgress: search.onProgress } : {}),
+    ...(search.batchSize ? { batchSize: search.batchSize } : {}),
+  };
+  if (search.strategy === 'remote') {
+    if (!search.embedder) return undefined; // rerank only
+    const { queryEmbedder, retryMs = REMOTE_SEARCH_DEFAULTS.retryMs } = search.remote ?? {};
+    return new HybridSearch({
+      ...common,
+      embedder: search.embedder,
+      ...(queryEmbedder ? { queryEmbedder } : {}),
+      retryMs,
+    });
+  }
   if (search.strategy !== 'hybrid') return undefined;
   const embedder = search.embedder ?? {
     id: 'none',
     dimension: 1,
     embed: () => Promise.reject(new Error('search.strategy is hybrid but no embedder was given')),
   };
-  return new HybridSearch({
-    ...deps,
-    embedder,
-    ...(search.onProgress ? { onProgress: search.onProgress } : {}),
-    ...(search.batchSize ? { batchSize: search.batchSize } : {}),
-  });
+  return new HybridSearch({ ...common, embedder });
 }
 
 export interface HybridSearchOptions {
@@ -82,6 +63,10 @@ export interface HybridSearchOptions {
   catalog: { readonly version: number; snapshot(): { version: number; rows: ToolRow[]; docs: SearchDoc[] } };
   onProgress?: (p: EmbedProgress) => void;
   batchSize?: number;
+  /** Embeds queries (default: `embedder`); a remote one gets the query deadline as its timeout. */
+  queryEmbedder?: Embedder;
+  /** After a failure, try again this long later (remote); absent: off until the process restarts. */
+  retryMs?: number;
 }
 
 /** Vectors for the catalog, cached by (content hash, model id); embeds only what is missing. */
@@ -92,17 +77,24 @@ export class HybridSearch {
   private job: Promise<void> | undefined;
   private progress: EmbedProgress | undefined;
   private degradedBy: string | undefined;
+  private degradedAt = 0;
   private active = false;
   private closed = false;
 
   constructor(private readonly options: HybridSearchOptions) {
     this.modelId = `${options.embedder.id}+${TEXT_RECIPE}`;
-    this.queryEmbedder = withQueryCache(options.embedder);
+    this.queryEmbedder = withQueryCache(options.queryEmbedder ?? options.embedder);
+  }
+
+  /** The embedder's id, the provider named in search metadata. */
+  get embedderId(): string {
+    return this.options.embedder.id;
   }
 
   /** The hybrid index of the current catalog, or undefined: answer lexically (embedding starts if needed). */
   current(): HybridIndex | undefined {
     this.active = true;
+    this.retryIfDue();
     if (this.degradedBy !== undefined || this.closed) return undefined;
     if (this.built?.version === this.options.catalog.version) return this.built.index;
     void this.refresh();
@@ -117,15 +109,25 @@ export class HybridSearch {
   /** Resolves when the current catalog is embedded, or embedding failed (degraded), or the gateway closes. */
   async ready(): Promise<void> {
     this.active = true;
+    this.retryIfDue();
     while (!this.isSettled()) await this.refresh();
   }
 
-  /** Hybrid search is off for good (this gateway's life): logs once. */
+  /** Hybrid search is off for good (this gateway's life) or until `retryMs` has passed: logs once. */
   fail(err: unknown): void {
     if (this.degradedBy !== undefined) return;
     this.degradedBy = err instanceof Error ? err.message : String(err);
+    this.degradedAt = Date.now();
     this.built = undefined;
-    this.options.logger.warn(`search: hybrid search is off, answering lexically: ${this.degradedBy}`);
+    const { retryMs } = this.options;
+    const retry = retryMs === undefined ? '' : ` (trying again in ${Math.ceil(retryMs / 1000)} s)`;
+    this.options.logger.warn(`search: hybrid search is off${retry}, answering lexically: ${this.degradedBy}`);
+  }
+
+  /** Why current() answered undefined, as the reason of a fallback. */
+  whyLexical(): string {
+    if (this.degradedBy !== undefined) return `hybrid search is off: ${this.degradedBy}`;
+    return `the tool vectors of "${this.embedderId}" are not ready yet`;
   }
 
   status(): SearchStatus {
@@ -146,6 +148,12 @@ export class HybridSearch {
   async close(): Promise<void> {
     this.closed = true;
     await this.job;
+  }
+
+  private retryIfDue(): void {
+    const { retryMs } = this.options;
+    if (this.degradedBy === undefined || retryMs === undefined) return;
+    if (Date.now() - this.degradedAt >= retryMs) this.degradedBy = undefined;
   }
 
   private isSettled(): boolean {
@@ -187,6 +195,9 @@ export class HybridSearch {
     docs: readonly SearchDoc[],
   ): Promise<(Float32Array | undefined)[] | undefined> {
     const { store, embedder, onProgress } = this.options;
+    // A remote model without a configured dimension learns it from its first answer.
+    if (embedder.dimension === 0) await embedder.embed(['dimension probe']);
+    if (this.closed) return undefined;
     const { dimension } = embedder;
     const cached = store.vectors.getMany(
       rows.map((r) => r.contentHash),

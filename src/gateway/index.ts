@@ -3,16 +3,19 @@ export { Gateway } from './gateway.js';
 export { serversFromConfig } from './from-config.js';
 export { buildOfflineRanker, type CatalogFileTool, type OfflineRanker } from './rank.js';
 export type { GatewayOptions, SearchRequest } from './gateway.js';
+export { EMBED_BATCH, TEXT_RECIPE } from './hybrid-search.js';
 export {
-  EMBED_BATCH,
+  REMOTE_SEARCH_DEFAULTS,
   SEARCH_STRATEGIES,
-  TEXT_RECIPE,
   type EmbedProgress,
   type GatewaySearchOptions,
+  type RemoteSearchOptions,
+  type SearchMeta,
   type SearchStatus,
   type SearchStrategy,
-} from './hybrid-search.js';
-export { lazyUseLiteEmbedder, type Embedder } from '../search/index.js';
+} from './search-options.js';
+export { remoteSearchOptions } from './remote-providers.js';
+export { lazyUseLiteEmbedder, type Embedder, type RemoteMeta, type Reranker } from '../search/index.js';
 export type { ReloadReport } from './reload.js';
 export { LOCAL_CALLER } from './context.js';
 export type { CallerContext } from './context.js';
@@ -25,6 +28,7 @@ export type {
   CallProgress,
   CallRequest,
   GatewayServer,
+  SearchOutcome,
   SearchResult,
   ServerSummary,
   ToolDetail,

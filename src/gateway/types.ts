@@ -1,6 +1,7 @@
 import type { UpstreamTarget } from '../upstream/index.js';
 import type { DiscoveryStatus } from '../store/index.js';
 import type { ServerState } from './lifecycle.js';
+import type { SearchMeta } from './search-options.js';
 
 /** A configured server as the gateway sees it (built from the config by `serversFromConfig`). */
 export interface GatewayServer {
@@ -49,6 +50,12 @@ export interface SearchResult {
   title?: string;
   summary: string;
   relevance: number;
+}
+
+/** Ranked results and how the search was answered (strategy, providers, fallbacks). */
+export interface SearchOutcome {
+  results: SearchResult[];
+  meta: SearchMeta;
 }
 
 /** A tool in a server's menu page. */

@@ -81,11 +81,12 @@ async function dispatch(
 ): Promise<Result> {
   switch (name) {
     case 'search_tools': {
-      const results = await gateway.searchToolsAsync(caller, args.query(), {
+      const { results, meta } = await gateway.searchToolsWithMeta(caller, args.query(), {
         ...optional('limit', args.limit(50)),
         ...optional('server', args.string('server')),
       });
-      return jsonResult({ results });
+      // How it was ranked (remote provider, fallback and why) goes in _meta, outside the agent's text.
+      return { ...jsonResult({ results }), _meta: { 'carte/search': meta } };
     }
     case 'browse_tools':
       return jsonResult(

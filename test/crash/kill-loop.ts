@@ -118,7 +118,7 @@ function searchProblem(code: number | null, stdout: string): string | undefined 
   if (code !== 0) return `exit code ${code}`;
   let results: Array<{ name: string; summary: string }>;
   try {
-    results = JSON.parse(stdout) as typeof results;
+    results = (JSON.parse(stdout) as { results: typeof results }).results;
   } catch {
     return `stdout is not JSON: ${stdout.slice(0, 200)}`;
   }

@@ -114,8 +114,9 @@ describe('carte add / remove and the catalog commands', () => {
   it('searches, describes and calls with --json', async () => {
     const found = JSON.parse(
       (await carte(['search', 'page', 'tool', '3', '--json', '--config', config])).stdout,
-    ) as Array<{ key: string }>;
-    expect(found[0]?.key).toBe('paged/page_tool_3');
+    ) as { results: Array<{ key: string }>; meta: unknown };
+    expect(found.results[0]?.key).toBe('paged/page_tool_3');
+    expect(found.meta).toEqual({ strategy: 'lexical', fallback: false, steps: [] });
     const d = JSON.parse(
       (await carte(['describe', 'paged/page_tool_3', '--json', '--config', config])).stdout,
     ) as { key: string };

@@ -30,13 +30,13 @@ export function registerSearch(cli: CAC): void {
         const min = parseRelevance(flags.minRelevance);
         // Hybrid: embed what the catalog lacks first (progress on stderr); lexical: returns at once.
         await app.gateway.prepareSearch(LOCAL_CALLER);
-        const results = await app.gateway.searchToolsAsync(LOCAL_CALLER, query.join(' '), {
+        const { results, meta } = await app.gateway.searchToolsWithMeta(LOCAL_CALLER, query.join(' '), {
           syntax: true,
           ...(limit ? { limit } : {}),
           ...(flags.server ? { server: flags.server } : {}),
           ...(min !== undefined ? { minRelevance: min } : {}),
         });
-        if (flags.json) return outJson(results);
+        if (flags.json) return outJson({ results, meta });
         if (app.gateway.listServers(LOCAL_CALLER).every((s) => s.toolCount === 0)) {
           note('the catalog is empty: run `carte sync` first');
         }
