@@ -1,6 +1,7 @@
 /** The MCP face: four fixed meta-tools over the gateway, served on stdio (HTTP comes later). */
-import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import type { Gateway } from '../gateway/index.js';
+import { guardStdin } from './guard-transport.js';
 import { createMcpServer } from './server.js';
 
 export { createMcpServer } from './server.js';
@@ -8,5 +9,11 @@ export { META_TOOLS } from './meta-tools.js';
 
 /** Serves MCP on this process's stdin/stdout (both protocol eras). Nothing else may write to stdout. */
 export function serveMcpStdio(gateway: Gateway, onError: (err: Error) => void): StdioServerHandle {
-  return serveStdio(() => createMcpServer(gateway), { legacy: 'serve', onerror: onError });
+  // Refused requests are answered through the transport, so their answers queue with the rest.
+  const send = (a: { id: string | number; code: number; message: string }): void => {
+    const error = { jsonrpc: '2.0' as const, id: a.id, error: { code: a.code, message: a.message } };
+    transport.send(error).catch(onError);
+  };
+  const transport = new StdioServerTransport(guardStdin(process.stdin, send), process.stdout);
+  return serveStdio(() => createMcpServer(gateway), { legacy: 'serve', onerror: onError, transport });
 }

@@ -98,6 +98,26 @@ describe('carte serve fed raw garbage on stdin', () => {
     });
     expectOnlyJsonRpc(serve);
   });
+
+  // The SDK drops such a request with only an onerror (mcp-face.fuzz.test.ts pins that);
+  // src/mcp/guard-transport.ts answers it, so the client never waits forever.
+  it.each([
+    [{ progressToken: { a: 1 } }, 'params._meta.progressToken must be a string or an integer'],
+    [{ progressToken: 1.5 }, 'params._meta.progressToken must be a string or an integer'],
+    ['not an object', 'params._meta must be an object'],
+  ])('answers a request whose _meta is %j with Invalid Request', async (meta, reason) => {
+    const call = {
+      jsonrpc: '2.0',
+      id: `bad-meta-${reason.length}-${JSON.stringify(meta).length}`,
+      method: 'tools/call',
+      params: { name: 'search_tools', arguments: { query: 'echo' }, _meta: meta },
+    };
+    expect((await serve.call(call, 5_000)).error).toEqual({
+      code: -32600,
+      message: `Invalid Request: ${reason}`,
+    });
+    await probe(serve);
+  });
 });
 
 describe('a line longer than the SDK stdio read limit (10 MiB)', () => {

@@ -150,6 +150,8 @@ describe('any method with any params', () => {
   // SDK, not src/: the SDK's Protocol drops a request whose params fail its envelope schema
   // (`_meta.progressToken` not a string or integer) with only an onerror callback, so the
   // client waits forever. JSON-RPC 2.0 asks for an Invalid Request (-32600) error instead.
+  // Carte's stdio face guards against it (src/mcp/guard-transport.ts, tested over a real
+  // `carte serve` in mcp-face-stdio.fuzz.test.ts); this pins the SDK's own behaviour.
   it.fails(
     'answers a request whose _meta.progressToken is an object (dropped today: no answer at all)',
     async () => {
