@@ -18,6 +18,20 @@ export const pluralStemmer: Stemmer = (word) => {
 
 const ASCII_WORD = /^[a-z]+$/;
 
-/** Porter's stemmer (1980) for ASCII words; numbers, CJK bigrams and other scripts pass unchanged. */
-export const porterStemmer: Stemmer = (word) =>
-  ASCII_WORD.test(word) && word.length > 2 ? porter(word) : word;
+/** Distinct words remembered by porterStemmer before its memo starts over (bounds memory). */
+const PORTER_MEMO_SIZE = 100_000;
+const porterMemo = new Map<string, string>();
+
+/**
+ * Porter's stemmer (1980) for ASCII words; numbers, CJK bigrams and other scripts pass unchanged.
+ * Memoised: a catalog repeats the same few thousand words, and stemming each occurrence again
+ * was a large share of building the index.
+ */
+export const porterStemmer: Stemmer = (word) => {
+  let stem = porterMemo.get(word);
+  if (stem !== undefined) return stem;
+  stem = ASCII_WORD.test(word) && word.length > 2 ? porter(word) : word;
+  if (porterMemo.size >= PORTER_MEMO_SIZE) porterMemo.clear();
+  porterMemo.set(word, stem);
+  return stem;
+};
