@@ -3,20 +3,27 @@
 // leans towards the tools the rest of the request is about instead of any tool that says "get".
 import type { Candidates } from './ranking.js';
 
-/** Tool number -> score scaled so the best is 1. */
-export type NormalisedScores = ReadonlyMap<number, number>;
+/** Candidates with every score divided by the best one (dense, so adding them is cheap). */
+export interface NormalisedScores {
+  touched: readonly number[];
+  score: Float64Array;
+}
 
-/** A copy of `c` with every score divided by the best one (empty when nothing matched). */
+/** A copy of `c` with every score divided by the best one; zeros dropped. */
 export function normaliseCandidates(c: Candidates): NormalisedScores {
   let best = 0;
   for (const i of c.touched) best = Math.max(best, c.score[i] ?? 0);
-  const out = new Map<number, number>();
-  if (best <= 0) return out;
+  const score = new Float64Array(c.score.length);
+  const touched: number[] = [];
+  if (best <= 0) return { touched, score };
   for (const i of c.touched) {
     const s = c.score[i] ?? 0;
-    if (s > 0) out.set(i, s / best);
+    if (s > 0 && score[i] === 0) {
+      score[i] = s / best;
+      touched.push(i);
+    }
   }
-  return out;
+  return { touched, score };
 }
 
 /**
@@ -24,10 +31,13 @@ export function normaliseCandidates(c: Candidates): NormalisedScores {
  * alone). Returns fresh arrays: the inputs may be a scorer's reused buffers.
  */
 export function addStepContext(step: Candidates, context: NormalisedScores, weight: number): Candidates {
-  const scores = new Map(normaliseCandidates(step));
-  if (weight > 0) for (const [i, s] of context) scores.set(i, (scores.get(i) ?? 0) + weight * s);
-  const touched = [...scores.keys()];
-  const score = new Float64Array(step.score.length);
-  for (const [i, s] of scores) score[i] = s;
+  const own = normaliseCandidates(step);
+  if (weight <= 0) return own;
+  const { score } = own;
+  const touched = own.touched as number[];
+  for (const i of context.touched) {
+    if (score[i] === 0) touched.push(i);
+    score[i]! += weight * context.score[i]!;
+  }
   return { touched, score };
 }
