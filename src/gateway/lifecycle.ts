@@ -84,6 +84,7 @@ export class ServerLife {
       throw new CarteError(
         'upstream_unavailable',
         `server "${this.id}" failed ${this.failures} times in a row (last: ${this.lastError ?? 'unknown'}); not retrying for ${secs} s`,
+        { details: { circuitOpen: true } },
       );
     }
     const wait = this.nextAttemptAt - now;

@@ -91,8 +91,10 @@ export class Upstreams {
       return result;
     } catch (err) {
       // The close handler counted the failure; keep the precise reason (with the stderr tail).
+      // A fail-fast refusal of an open circuit is not a new reason: it quotes the last one.
       const e = toCarteError(err);
-      if (e.code === 'upstream_unavailable' && life.failures > 0) life.lastError = e.message;
+      const refused = e.details?.circuitOpen === true;
+      if (e.code === 'upstream_unavailable' && life.failures > 0 && !refused) life.lastError = e.message;
       throw err;
     } finally {
       release();

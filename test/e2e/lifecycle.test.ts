@@ -66,9 +66,14 @@ describe('upstream lifecycle', () => {
       );
     }
     expect(state(h, 'f')).toBe('failed');
-    await expect(h.gateway.callTool(ME, 'f/echo', { text: 'x' })).rejects.toThrow(
-      'server "f" failed 3 times in a row (last: server "f" closed the connection during tools/call "echo"; its stderr ends with: fixture: cannot start, missing FOO_TOKEN); not retrying for 60 s',
-    );
+    const refusal =
+      'server "f" failed 3 times in a row (last: server "f" closed the connection during tools/call "echo"; its stderr ends with: fixture: cannot start, missing FOO_TOKEN); not retrying for 60 s';
+    // Was a bug: each refusal became the "last" reason, so the message nested itself deeper.
+    for (let i = 0; i < 2; i++) {
+      await expect(h.gateway.callTool(ME, 'f/echo', { text: 'x' })).rejects.toMatchObject({
+        message: refusal,
+      });
+    }
   });
 
   it('queues calls over the concurrency limit and answers busy when the queue is full', async () => {
