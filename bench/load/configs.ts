@@ -32,8 +32,16 @@ export const CONFIGS = {
     '  faults:',
     `    command: ${q(process.execPath)}`,
     `    args: [${q(join(FIXTURES, 'faults.mjs'))}]`,
+    // Its own server, so the crashes above (and the circuit breaker they open) do not touch it.
+    '  hangs:',
+    `    command: ${q(process.execPath)}`,
+    `    args: [${q(join(FIXTURES, 'faults.mjs'))}]`,
+    `    timeoutMs: ${HANG_TIMEOUT_MS}`,
   ],
 };
+
+/** The per-call timeout of the fault run's `hangs` server (its `hang` tool never answers). */
+export const HANG_TIMEOUT_MS = 1000;
 
 /** Writes `<dir>/<name>.yaml`, syncs it into `<dir>/<name>-data`, and fails if a server did not sync. */
 export async function setupCarte(dir: string, name: string, lines: string[]): Promise<CarteSetup> {

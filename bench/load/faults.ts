@@ -9,7 +9,9 @@ import type { CarteSetup } from './configs.js';
 export interface FaultResult {
   echoWorkers: number;
   echo: LoopStats;
-  crash: { calls: number; outcomes: Record<string, number>; latencies: number[] };
+  crash: Calls;
+  /** hangs/hang calls: the tool never answers, so each must end with Carte's timeout. */
+  hang: Calls;
   everythingPid: { before: number | null; after: number | null };
   /** Distinct pids of the faults fixture seen among Carte's children during the run. */
   faultsPidsSeen: number;
@@ -17,6 +19,13 @@ export interface FaultResult {
   finalEcho: CallResult;
   finalFaultsEcho: CallResult;
   carteRss: { rssMiB: number; peakMiB: number };
+}
+
+/** Calls of one faulty tool: how many, how each ended, and how long each took. */
+export interface Calls {
+  calls: number;
+  outcomes: Record<string, number>;
+  latencies: number[];
 }
 
 const CRASH_EVERY_MS = 300;
@@ -55,31 +64,35 @@ export async function faultRun(
       const faults = pidOf(carte, 'faults.mjs');
       if (faults) faultsPids.add(faults);
     }, 20);
-    const crash = { calls: 0, outcomes: {} as Record<string, number>, latencies: [] as number[] };
     const stop = new AbortController();
-    const crasher = (async () => {
+    const callEvery = async (key: string, everyMs: number, into: Calls): Promise<void> => {
       while (!stop.signal.aborted) {
         const t = performance.now();
-        const r = await session.call('faults/crash', {});
-        crash.calls++;
-        crash.latencies.push(performance.now() - t);
+        const r = await session.call(key, {});
+        into.calls++;
+        into.latencies.push(performance.now() - t);
         const kind = r.ok ? 'ok (unexpected)' : `${r.error ?? 'unknown'}: ${shape(r.message)}`;
-        crash.outcomes[kind] = (crash.outcomes[kind] ?? 0) + 1;
-        await sleep(Math.max(0, CRASH_EVERY_MS - (performance.now() - t)));
+        into.outcomes[kind] = (into.outcomes[kind] ?? 0) + 1;
+        await sleep(Math.max(0, everyMs - (performance.now() - t)));
       }
-    })();
+    };
+    const crash: Calls = { calls: 0, outcomes: {}, latencies: [] };
+    const hang: Calls = { calls: 0, outcomes: {}, latencies: [] };
+    const crasher = callEvery('faults/crash', CRASH_EVERY_MS, crash);
+    const hangers = [callEvery('hangs/hang', 0, hang), callEvery('hangs/hang', 0, hang)];
     const echo = await runLoop([session], {
       key: 'everything/echo',
       workers: opts.workers,
       durationMs: opts.durationMs,
     });
     stop.abort();
-    await crasher;
+    await Promise.all([crasher, ...hangers]);
     clearInterval(poll);
     return {
       echoWorkers: opts.workers,
       echo,
       crash,
+      hang,
       everythingPid: { before, after: pidOf(carte, 'server-everything') },
       faultsPidsSeen: faultsPids.size,
       carteAlive: isAlive(carte),

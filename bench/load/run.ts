@@ -129,6 +129,7 @@ async function main(): Promise<void> {
         ...faults,
         echo: { ...faults.echo, latencies: undefined },
         crash: { ...faults.crash, latencies: undefined },
+        hang: { ...faults.hang, latencies: undefined },
       },
       totalS,
     });

@@ -121,11 +121,14 @@ export function overheadLine(r: CompareResult): string {
   return `- ${r.upstream}, ${r.sessions} session(s) x ${r.workers}: Carte adds ${ms(c.p50 - d.p50)} ms at p50 (${ratio(c.p50, d.p50)}), throughput ${ratio(c.callsPerS, d.callsPerS)} of direct; ${r.direct.ok + r.carte.ok} calls.`;
 }
 
-export function faultTable(f: FaultResult): string {
-  const e = arm(f.echo);
-  const crashOutcomes = Object.entries(f.crash.outcomes)
+const outcomesOf = (outcomes: Record<string, number>): string =>
+  Object.entries(outcomes)
     .map(([k, n]) => `${n} x ${k}`)
     .join('<br>');
+
+export function faultTable(f: FaultResult): string {
+  const e = arm(f.echo);
+  const crashOutcomes = outcomesOf(f.crash.outcomes);
   const after = (r: FaultResult['finalEcho']) =>
     r.ok ? 'ok' : `failed: ${r.error}: ${(r.message ?? '').slice(0, 200)}`;
   const yes = (b: boolean) => (b ? 'yes' : '**no**');
@@ -143,6 +146,12 @@ export function faultTable(f: FaultResult): string {
       [
         'faults/crash time to answer p50 ms (includes restarting the fixture)',
         ms(quantile(f.crash.latencies, 0.5)),
+      ],
+      ['hangs/hang calls (2 in flight; the tool never answers; timeoutMs 1000)', String(f.hang.calls)],
+      ['hangs/hang outcomes', outcomesOf(f.hang.outcomes) || 'none'],
+      [
+        'hangs/hang time to answer p50 / max ms (must be under timeout + 1000)',
+        `${ms(quantile(f.hang.latencies, 0.5))} / ${ms(Math.max(0, ...f.hang.latencies))}`,
       ],
       ['distinct faults fixture pids seen under Carte (polled every 20 ms)', String(f.faultsPidsSeen)],
       [
