@@ -130,14 +130,16 @@ export class ToolSearch {
       return this.lexical(text, options);
     }
     if (this.options.strategy === 'remote') {
-      // A remote failure is one query's: that query is lexical, the next one tries again.
-      const r = await withFallback(() => index.search(text, options), this.lexical(text, options), {
+      // A remote failure is one query's: that query is lexical, the next one tries again. The
+      // lexical ranking is computed only on fallback, not on every search.
+      const remote = (): Promise<SearchHit[] | undefined> => index.search(text, options);
+      const r = await withFallback(remote, undefined, {
         provider,
         timeoutMs: this.timeoutMs,
         onFallback: (reason) => this.warn(`search: ${reason}; answering lexically`),
       });
       steps.push(r.meta);
-      return r.value;
+      return r.value ?? this.lexical(text, options);
     }
     try {
       const hits = await index.search(text, options);
