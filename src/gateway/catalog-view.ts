@@ -1,21 +1,15 @@
 import { buildSearchIndex, type SearchDoc, type SearchIndex } from '../search/index.js';
-import type { Store, ToolRow } from '../store/index.js';
+import type { Store, ToolSearchRow } from '../store/index.js';
 
-/** Top-level property names of an input schema, for the search index. */
-function paramNames(schema: unknown): string[] {
-  const props = (schema as { properties?: unknown } | undefined)?.properties;
-  return props && typeof props === 'object' ? Object.keys(props) : [];
-}
-
-/** A tool row as a search document. */
-export function toSearchDoc(t: ToolRow, serverDescription?: string): SearchDoc {
+/** A tool's search columns as a search document. */
+export function toSearchDoc(t: ToolSearchRow, serverDescription?: string): SearchDoc {
   return {
     key: t.key,
     server: t.serverId,
     name: t.name,
     ...(t.title ? { title: t.title } : {}),
     ...(t.description ? { description: t.description } : {}),
-    paramNames: paramNames(t.inputSchema),
+    paramNames: t.paramNames,
     ...(serverDescription ? { serverDescription } : {}),
   };
 }
@@ -26,7 +20,7 @@ export function toSearchDoc(t: ToolRow, serverDescription?: string): SearchDoc {
  */
 export class CatalogView {
   private index: SearchIndex | null = null;
-  private rows = new Map<string, ToolRow>();
+  private rows = new Map<string, ToolSearchRow>();
   private docs: SearchDoc[] = [];
   private builtVersion = -1;
   /** Goes up on every change, so derived state (the hybrid index) knows when it is stale. */
@@ -44,7 +38,7 @@ export class CatalogView {
   }
 
   /** The searchable tools of the current catalog: rows and their search docs, in the same order. */
-  snapshot(): { version: number; rows: ToolRow[]; docs: SearchDoc[] } {
+  snapshot(): { version: number; rows: ToolSearchRow[]; docs: SearchDoc[] } {
     this.searchIndex();
     return { version: this.builtVersion, rows: [...this.rows.values()], docs: this.docs };
   }
@@ -53,7 +47,7 @@ export class CatalogView {
     if (!this.index) {
       const visible = this.visibleServers();
       const descriptions = this.serverDescriptions();
-      const rows = this.store.tools.listAll().filter((t) => visible.has(t.serverId));
+      const rows = this.store.tools.listForSearch().filter((t) => visible.has(t.serverId));
       this.rows = new Map(rows.map((t) => [t.key, t]));
       this.docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId)));
       this.index = buildSearchIndex(this.docs);
@@ -62,7 +56,7 @@ export class CatalogView {
     return this.index;
   }
 
-  row(key: string): ToolRow | undefined {
+  row(key: string): ToolSearchRow | undefined {
     this.searchIndex();
     return this.rows.get(key);
   }

@@ -8,7 +8,7 @@ import {
   type HybridIndex,
   type SearchDoc,
 } from '../search/index.js';
-import type { Store, ToolRow } from '../store/index.js';
+import type { Store, ToolSearchRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
 import {
   REMOTE_SEARCH_DEFAULTS,
@@ -60,7 +60,10 @@ export interface HybridSearchOptions {
   store: Store;
   logger: Logger;
   /** The searchable catalog now, and its version (see CatalogView). */
-  catalog: { readonly version: number; snapshot(): { version: number; rows: ToolRow[]; docs: SearchDoc[] } };
+  catalog: {
+    readonly version: number;
+    snapshot(): { version: number; rows: ToolSearchRow[]; docs: SearchDoc[] };
+  };
   onProgress?: (p: EmbedProgress) => void;
   batchSize?: number;
   /** Embeds queries (default: `embedder`); a remote one gets the query deadline as its timeout. */
@@ -191,7 +194,7 @@ export class HybridSearch {
 
   /** One vector (or none: CJK-only text) per row; embeds and caches the missing ones batch by batch. */
   private async vectorsFor(
-    rows: readonly ToolRow[],
+    rows: readonly Pick<ToolSearchRow, 'contentHash'>[],
     docs: readonly SearchDoc[],
   ): Promise<(Float32Array | undefined)[] | undefined> {
     const { store, embedder, onProgress } = this.options;

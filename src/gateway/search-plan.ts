@@ -1,4 +1,4 @@
-import type { ToolRow } from '../store/index.js';
+import type { ToolSearchRow } from '../store/index.js';
 import { parseQuery, searchRequest, type SearchHit, type SearchOptions } from '../search/index.js';
 import { summarize } from './summary.js';
 import type { SearchResult } from './types.js';
@@ -32,7 +32,7 @@ export function planSearch(
 /** Search hits as results: the catalog's key, names, a one-line summary, rounded relevance. */
 export function toResults(
   hits: readonly SearchHit[],
-  row: (key: string) => ToolRow | undefined,
+  row: (key: string) => ToolSearchRow | undefined,
 ): SearchResult[] {
   return hits.flatMap((h) => {
     const t = row(h.key);

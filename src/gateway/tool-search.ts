@@ -9,7 +9,7 @@ import {
   type SearchHit,
   type SearchOptions,
 } from '../search/index.js';
-import type { Store, ToolRow } from '../store/index.js';
+import type { Store, ToolSearchRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
 import type { CatalogView } from './catalog-view.js';
 import { createHybridSearch, type HybridSearch } from './hybrid-search.js';
@@ -25,7 +25,7 @@ import { throttledWarn } from './throttled-warn.js';
 export const MAX_RERANK_CHARS = 1000;
 
 /** What the reranker reads for a tool: its key, title and description on one line. */
-export function rerankText(t: ToolRow): string {
+export function rerankText(t: Pick<ToolSearchRow, 'key' | 'title' | 'description'>): string {
   const head = t.title ? `${t.key} (${t.title})` : t.key;
   const description = t.description?.replace(/\s+/g, ' ').trim();
   return (description ? `${head}: ${description}` : head).slice(0, MAX_RERANK_CHARS);

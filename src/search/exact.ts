@@ -32,6 +32,12 @@ function pushTo(map: Map<string, number[]>, key: string, i: number): void {
 
 /** Build the tables over `docs` (document number = array position). */
 export function buildExactTable(docs: readonly NamedDoc[]): ExactTable {
+  const perServer = new Map<string, ReadonlySet<string>>(); // one set per server, shared by its tools
+  const serverWords = (server: string): ReadonlySet<string> => {
+    let words = perServer.get(server);
+    if (!words) perServer.set(server, (words = new Set([server.toLowerCase(), ...tokenize(server)])));
+    return words;
+  };
   const byKey = new Map<string, number[]>();
   const byName = new Map<string, number[]>();
   docs.forEach((d, i) => {
@@ -41,7 +47,7 @@ export function buildExactTable(docs: readonly NamedDoc[]): ExactTable {
   const tables: Tables = {
     byKey,
     byName,
-    servers: docs.map((d) => new Set([d.server.toLowerCase(), ...tokenize(d.server)])),
+    servers: docs.map((d) => serverWords(d.server)),
   };
   return {
     match(query) {

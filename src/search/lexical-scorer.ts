@@ -30,18 +30,30 @@ export function buildLexicalScorer(docs: readonly SearchDoc[], opts: RankerOptio
   const stem = pickStemmer(opts.stemmer);
   const terms = (text: string): string[] => analyze(text, stem, opts.stopWords);
   const surfaceFrequency = new Map<string, number>();
-  const fields: FieldTokens[] = docs.map((d) => {
-    const texts = [
-      d.name,
-      d.title,
-      d.description,
-      (d.paramNames ?? []).join(' '),
-      d.server,
-      d.serverDescription,
-    ];
-    const words = texts.map((t) => surfaceWords(t ?? '', opts.stopWords));
-    for (const w of new Set(words.flat())) surfaceFrequency.set(w, (surfaceFrequency.get(w) ?? 0) + 1);
-    return words.map((ws) => ws.map(stem));
+  const lastDoc = new Map<string, number>();
+  const countWords = (words: readonly string[], doc: number): void => {
+    for (const w of words) {
+      if (lastDoc.get(w) === doc) continue;
+      lastDoc.set(w, doc);
+      surfaceFrequency.set(w, (surfaceFrequency.get(w) ?? 0) + 1);
+    }
+  };
+  // A server's id and description are the same for each of its tools: analysed once per server.
+  const serverFields = new Map<string, { surface: string[][]; stemmed: string[][] }>();
+  const fields: FieldTokens[] = docs.map((d, i) => {
+    const own = [d.name, d.title, d.description, (d.paramNames ?? []).join(' ')].map((t) =>
+      surfaceWords(t ?? '', opts.stopWords),
+    );
+    const serverKey = `${d.server}\n${d.serverDescription ?? ''}`;
+    let server = serverFields.get(serverKey);
+    if (!server) {
+      const surface = [d.server, d.serverDescription].map((t) => surfaceWords(t ?? '', opts.stopWords));
+      server = { surface, stemmed: surface.map((ws) => ws.map(stem)) };
+      serverFields.set(serverKey, server);
+    }
+    for (const ws of own) countWords(ws, i);
+    for (const ws of server.surface) countWords(ws, i);
+    return [...own.map((ws) => ws.map(stem)), ...server.stemmed];
   });
   const { serverOf, count } = numberServers(docs);
   const bm = buildBm25f(fields, opts.bm25f);

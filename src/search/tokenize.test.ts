@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tokenize } from './index.js';
+import { tokenizeUnicode } from './tokenize.js';
 
 describe('tokenize', () => {
   it.each([
@@ -30,4 +31,59 @@ describe('tokenize', () => {
   ])('CJK %j -> bigrams %j', (text, expected) => {
     expect(tokenize(text)).toEqual(expected);
   });
+});
+
+describe('tokenize: the ASCII scanner agrees with the general path', () => {
+  const ALPHABET = 'aAbBzZ09_-. /xXyY1';
+  it('on random ASCII identifiers and phrases', () => {
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 5000; n++) {
+      const len = next() % 14;
+      let text = '';
+      for (let i = 0; i < len; i++) text += ALPHABET[next() % ALPHABET.length];
+      expect(tokenize(text), JSON.stringify(text)).toEqual(tokenizeUnicode(text));
+    }
+  });
+
+  it('on random mixed-script text (the whitespace-split path)', () => {
+    const MIXED = [
+      'a',
+      'B',
+      '1',
+      ' ',
+      '_',
+      'é',
+      'É',
+      '\u0301',
+      '天',
+      '气',
+      'ァ',
+      '\u00a0',
+      '\u3000',
+      'Ａ',
+      '１',
+      '—',
+      '\n',
+      'ß',
+      'İ',
+      '¨',
+      '⑴',
+    ];
+    let seed = 11;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 5000; n++) {
+      const len = next() % 12;
+      let text = '';
+      for (let i = 0; i < len; i++) text += MIXED[next() % MIXED.length];
+      expect(tokenize(text), JSON.stringify(text)).toEqual(tokenizeUnicode(text));
+    }
+  });
+
+  it.each(['HTMLParser2Go', 'getHTTPResponseCode', 'ABCdef', 'aBCd', 'v2API', 'X', 'iOS17Beta', 'A1B2c3D'])(
+    '%j',
+    (text) => {
+      expect(tokenize(text)).toEqual(tokenizeUnicode(text));
+    },
+  );
 });

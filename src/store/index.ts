@@ -4,7 +4,7 @@ import { ServersRepo } from './servers-repo.js';
 import { ToolsRepo } from './tools-repo.js';
 import { VectorsRepo } from './vectors-repo.js';
 
-export type { DiscoveryStatus, ServerRow, ToolRow, ToolChanges } from './types.js';
+export type { DiscoveryStatus, ServerRow, ToolRow, ToolChanges, ToolSearchRow } from './types.js';
 export { DISCOVERY_STATUSES } from './types.js';
 export type { DiscoveryOutcome } from './servers-repo.js';
 export type { VectorModel, VectorRow } from './vectors-repo.js';

@@ -68,4 +68,53 @@ describe('store', () => {
     expect(store.checkIntegrity()).toBe('ok');
     store.close();
   });
+
+  it('listForSearch reads parameter names from the stored schema, whatever its shape', () => {
+    const store = openStore(tempDb());
+    store.servers.reconcileConfig('s', 'h1');
+    const tool = (name: string, inputSchema: unknown) => ({
+      key: `s/${name}`,
+      serverId: 's',
+      name,
+      title: name === 'a' ? 'A tool' : null,
+      description: `does ${name}`,
+      inputSchema,
+      outputSchema: { type: 'object' },
+      annotations: undefined,
+      meta: undefined,
+      execution: undefined,
+      icons: undefined,
+      schemaTruncatedFrom: null,
+      contentHash: `hash-${name}`,
+      firstSeenAt: 'now',
+      lastSeenAt: 'now',
+    });
+    const schemas: Record<string, unknown> = {
+      a: { type: 'object', properties: { path: {}, 'max depth': {}, "it's": {} } },
+      b: { type: 'object' },
+      c: undefined,
+      d: { type: 'object', properties: ['x', 'y'] },
+      e: { type: 'object', properties: 'path' },
+    };
+    const added = Object.entries(schemas).map(([name, schema]) => tool(name, schema));
+    store.tools.applyChanges({ added, changed: [], removed: [], unchanged: [] }, 'now');
+    const rows = store.tools.listForSearch();
+    expect(rows.map((r) => [r.key, r.paramNames])).toEqual([
+      ['s/a', ['path', 'max depth', "it's"]],
+      ['s/b', []],
+      ['s/c', []],
+      ['s/d', []],
+      ['s/e', []],
+    ]);
+    expect(rows[0]).toEqual({
+      key: 's/a',
+      serverId: 's',
+      name: 'a',
+      title: 'A tool',
+      description: 'does a',
+      contentHash: 'hash-a',
+      paramNames: ['path', 'max depth', "it's"],
+    });
+    store.close();
+  });
 });

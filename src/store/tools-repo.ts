@@ -1,5 +1,5 @@
 import { prepared, type Db } from './sqlite.js';
-import type { ToolChanges, ToolRow } from './types.js';
+import type { ToolChanges, ToolRow, ToolSearchRow } from './types.js';
 
 interface ToolDbRow {
   key: string;
@@ -80,6 +80,31 @@ export class ToolsRepo {
 
   listAll(): ToolRow[] {
     return (prepared(this.db, 'SELECT * FROM tools ORDER BY key').all() as ToolDbRow[]).map(fromDb);
+  }
+
+  /**
+   * Every tool's searchable columns, ordered by key. Parameter names come from SQLite's JSON
+   * functions, so the schemas are never parsed in JS: this is most of a cold search's row reading.
+   */
+  listForSearch(): ToolSearchRow[] {
+    const rows = prepared(
+      this.db,
+      `SELECT key, server_id, name, title, description, content_hash,
+         (SELECT json_group_array(p.key) FROM json_each(t.input_schema, '$.properties') p
+           WHERE json_type(t.input_schema, '$.properties') = 'object') AS params
+       FROM tools t ORDER BY key`,
+    ).all() as (Pick<ToolDbRow, 'key' | 'server_id' | 'name' | 'title' | 'description' | 'content_hash'> & {
+      params: string | null;
+    })[];
+    return rows.map((r) => ({
+      key: r.key,
+      serverId: r.server_id,
+      name: r.name,
+      title: r.title,
+      description: r.description,
+      contentHash: r.content_hash,
+      paramNames: r.params === null ? [] : (JSON.parse(r.params) as string[]),
+    }));
   }
 
   /** Every stored tool's content hash (what cached vectors are keyed by). */

@@ -41,6 +41,15 @@ export interface ToolRow {
   lastSeenAt: string;
 }
 
+/** The columns search reads of a tool: no schemas beyond the input schema's parameter names. */
+export type ToolSearchRow = Pick<
+  ToolRow,
+  'key' | 'serverId' | 'name' | 'title' | 'description' | 'contentHash'
+> & {
+  /** Top-level property names of the input schema. */
+  paramNames: string[];
+};
+
 /** What a sync writes for one server, in one transaction. */
 export interface ToolChanges {
   added: ToolRow[];
