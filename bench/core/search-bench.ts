@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Gateway, LOCAL_CALLER, openStore, type GatewayServer } from '../../src/gateway/index.js';
+import { SNAPSHOT_MIN_TOOLS } from '../../src/gateway/index-snapshot.js';
 import type { BenchQuery } from './bench-data.js';
 import { QUIET } from './logger.js';
 import { runOk } from './proc.js';
@@ -26,8 +27,10 @@ export interface SearchBench {
   openMs: number[];
   /** `store.tools.listAll()`: reading every row. */
   listAllMs: number[];
-  /** The first search of a fresh gateway: rows, index build and the query. */
+  /** The first search of a fresh gateway with the index snapshot stored: rows, index from the snapshot, query. */
   firstSearchMs: number[];
+  /** The same with no snapshot stored (a new or changed catalog): rows, full analysis, snapshot write, query. */
+  firstSearchNoSnapshotMs: number[];
   /** Every sample of every measured pass (passes x queries). */
   latency: Summary;
   /** Per query, its best time over the passes: the cost without scheduler and GC noise. */
@@ -38,6 +41,8 @@ export interface SearchBench {
   gc: { count: number; ms: number; maxMs: number };
   slowest: { kind: string; query: string; bestMs: number; worstMs: number }[];
   cliColdMs: number[];
+  /** `carte search` with no index snapshot stored: its first run after a catalog change. */
+  cliNoSnapshotMs: number[];
   /** CPU (user + system) of each `carte search` process, when GNU time is installed. */
   cliColdCpuMs: number[];
   /** `carte servers --json` on the same catalog: CLI start, config, store, no search index. */
@@ -60,8 +65,12 @@ export async function benchSearch(
   let gateway: Gateway | undefined;
   let tools = 0;
   try {
-    for (let i = 0; i < REBUILDS; i++) {
+    const firstSearchNoSnapshotMs: number[] = [];
+    // Alternating: a build with no snapshot (which stores one), then a start from that snapshot.
+    for (let i = 0; i < 2 * REBUILDS; i++) {
       await gateway?.close();
+      const fromSnapshot = i % 2 === 1;
+      if (!fromSnapshot) store.snapshots.clear();
       let t = performance.now();
       tools = store.tools.listAll().length;
       listAllMs.push(performance.now() - t);
@@ -70,7 +79,7 @@ export async function benchSearch(
       openMs.push(performance.now() - t);
       t = performance.now();
       gateway.searchTools(LOCAL_CALLER, queries[0]!.query);
-      firstSearchMs.push(performance.now() - t);
+      (fromSnapshot ? firstSearchMs : firstSearchNoSnapshotMs).push(performance.now() - t);
     }
     const gw = gateway!;
     for (const q of queries) gw.searchTools(LOCAL_CALLER, q.query); // warm-up pass (JIT)
@@ -105,6 +114,7 @@ export async function benchSearch(
       openMs,
       listAllMs,
       firstSearchMs,
+      firstSearchNoSnapshotMs,
       latency: summarize(times.flat()),
       bestOf: summarize(times.map((t) => Math.min(...t))),
       byKind,
@@ -141,8 +151,15 @@ function watchGc(): { stop: () => Promise<{ count: number; ms: number; maxMs: nu
 async function benchCli(
   target: CatalogTarget,
   runs: number,
-): Promise<{ cliColdMs: number[]; cliColdCpuMs: number[]; cliServersMs: number[]; cliResults: number }> {
+): Promise<{
+  cliColdMs: number[];
+  cliNoSnapshotMs: number[];
+  cliColdCpuMs: number[];
+  cliServersMs: number[];
+  cliResults: number;
+}> {
   const cliColdMs: number[] = [];
+  const cliNoSnapshotMs: number[] = [];
   const cliColdCpuMs: number[] = [];
   const cliServersMs: number[] = [];
   let cliResults = 0;
@@ -154,8 +171,15 @@ async function benchCli(
     cliColdMs.push(run.ms);
     if (run.cpuMs !== undefined) cliColdCpuMs.push(run.cpuMs);
     cliServersMs.push((await runOk(['servers', '--json', ...target.cliArgs], { cwd: target.cwd })).ms);
+    // The first search after a catalog change: no snapshot yet (this run stores the next one).
+    const store = openStore(join(target.dataDir, 'carte.db'));
+    store.snapshots.clear();
+    store.close();
+    cliNoSnapshotMs.push(
+      (await runOk(['search', CLI_QUERY, '--json', ...target.cliArgs], { cwd: target.cwd })).ms,
+    );
   }
-  return { cliColdMs, cliColdCpuMs, cliServersMs, cliResults };
+  return { cliColdMs, cliNoSnapshotMs, cliColdCpuMs, cliServersMs, cliResults };
 }
 
 export function searchTable(benches: readonly SearchBench[], nodeBareMs: number): string {
@@ -198,7 +222,9 @@ export function searchTable(benches: readonly SearchBench[], nodeBareMs: number)
       'open gateway',
       'listAll rows',
       'first search (rows + index + query)',
+      '... no snapshot stored',
       '`carte search` cold p50',
+      '... no snapshot stored',
       'min',
       'CPU p50',
       '`carte servers` p50',
@@ -210,7 +236,9 @@ export function searchTable(benches: readonly SearchBench[], nodeBareMs: number)
       ms(median(b.openMs)),
       ms(median(b.listAllMs)),
       ms(median(b.firstSearchMs)),
+      ms(median(b.firstSearchNoSnapshotMs)),
       ms(median(b.cliColdMs)),
+      ms(median(b.cliNoSnapshotMs)),
       ms(Math.min(...b.cliColdMs)),
       ms(median(b.cliColdCpuMs)),
       ms(median(b.cliServersMs)),
@@ -227,7 +255,7 @@ export function searchTable(benches: readonly SearchBench[], nodeBareMs: number)
     '',
     kinds,
     '',
-    `Index build and cold start, ms (in-process: median of ${REBUILDS}; CLI: median of ${first?.cliColdMs.length ?? 0} runs, wall time spawn to exit):`,
+    `Index build and cold start, ms (in-process: median of ${REBUILDS}; CLI: median of ${first?.cliColdMs.length ?? 0} runs, wall time spawn to exit). Catalogs of ${SNAPSHOT_MIN_TOOLS} tools or more store the index's analysis as a snapshot; "no snapshot stored" is a first search after a catalog change (it stores one):`,
     '',
     build,
   ].join('\n');

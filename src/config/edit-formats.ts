@@ -1,4 +1,5 @@
-import { isMap, isScalar, LineCounter, parseDocument, type Document, YAMLMap } from 'yaml';
+import type { Document } from 'yaml';
+import { yamlLib } from './yaml-lib.js';
 import { CarteError, quote } from '../errors.js';
 import { parseJsonc } from './parse-json.js';
 import { lineAndColumn } from './parse-text.js';
@@ -16,6 +17,7 @@ export type ServersEdit = (servers: ServersView, doc: unknown) => boolean;
 
 /** Edits a YAML file through the Document API, which keeps comments, order and styles. */
 export function editYaml(path: string, text: string, change: ServersEdit): string | undefined {
+  const { isMap, isScalar, LineCounter, parseDocument, YAMLMap } = yamlLib();
   const lineCounter = new LineCounter();
   const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const first = doc.errors[0];
@@ -76,7 +78,7 @@ export function editJson(path: string, text: string, change: ServersEdit): strin
 
 /** An empty document or an empty value (`servers:` with nothing under it). */
 function isNothing(node: unknown): boolean {
-  return node === undefined || node === null || (isScalar(node) && node.value === null);
+  return node === undefined || node === null || (yamlLib().isScalar(node) && node.value === null);
 }
 
 function toData(doc: Document): unknown {

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import { parseJsonc } from './parse-json.js';
+import { yamlLib } from './yaml-lib.js';
 import type { Problems } from './problems.js';
 
 export type Syntax = 'yaml' | 'json';
@@ -79,6 +79,7 @@ function parseJsonText(text: string, out: Problems): { ok: boolean; value: unkno
 }
 
 function parseYamlText(text: string, out: Problems): { ok: boolean; value: unknown } {
+  const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const where = (offset: number): string => {

@@ -1,5 +1,6 @@
-import { buildSearchIndex, type SearchDoc, type SearchIndex } from '../search/index.js';
+import type { SearchDoc, SearchIndex } from '../search/index.js';
 import type { Store, ToolSearchRow } from '../store/index.js';
+import { buildIndexWithSnapshot } from './index-snapshot.js';
 
 /** A tool's search columns as a search document. */
 export function toSearchDoc(t: ToolSearchRow, serverDescription?: string): SearchDoc {
@@ -30,6 +31,7 @@ export class CatalogView {
     private readonly store: Store,
     private readonly visibleServers: () => ReadonlySet<string>,
     private readonly serverDescriptions: () => ReadonlyMap<string, string>,
+    private readonly warn: (message: string) => void,
   ) {}
 
   invalidate(): void {
@@ -50,7 +52,10 @@ export class CatalogView {
       const rows = this.store.tools.listForSearch().filter((t) => visible.has(t.serverId));
       this.rows = new Map(rows.map((t) => [t.key, t]));
       this.docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId)));
-      this.index = buildSearchIndex(this.docs);
+      this.index = buildIndexWithSnapshot(this.docs, {
+        snapshots: this.store.snapshots,
+        warn: this.warn,
+      }).index;
       this.builtVersion = this.version;
     }
     return this.index;

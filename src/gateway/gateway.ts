@@ -68,6 +68,7 @@ export class Gateway {
             return d ? [[r.id, d] as const] : [];
           }),
         ),
+      (message) => options.logger.warn(message),
     );
     this.toolSearch = new ToolSearch(options.search ?? { strategy: 'lexical' }, {
       store,

@@ -1,15 +1,28 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import * as addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv as AjvType, ValidateFunction } from 'ajv';
 import { CarteError } from '../errors.js';
 
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats = (addFormatsModule as unknown as { default: AddFormats }).default;
+// ajv is loaded on the first call that validates: loading it eagerly cost every CLI start
+// (searches included) about 60 ms. Both packages are CommonJS, so a synchronous require works.
+const require = createRequire(import.meta.url);
+type AddFormats = (ajv: AjvType) => AjvType;
+type AjvClass = new (options: object) => AjvType;
+let validators: { draft07: AjvType; draft2020: AjvType } | undefined;
 
-const OPTIONS = { strict: false, allErrors: true, validateFormats: true } as const;
-const draft07 = addFormats(new Ajv(OPTIONS));
-const draft2020 = addFormats(new Ajv2020(OPTIONS));
+function ajvs(): { draft07: AjvType; draft2020: AjvType } {
+  if (!validators) {
+    const { Ajv } = require('ajv') as { Ajv: AjvClass };
+    const { Ajv2020 } = require('ajv/dist/2020.js') as { Ajv2020: AjvClass };
+    const addFormats = require('ajv-formats') as { default: AddFormats };
+    const options = { strict: false, allErrors: true, validateFormats: true };
+    validators = {
+      draft07: addFormats.default(new Ajv(options)),
+      draft2020: addFormats.default(new Ajv2020(options)),
+    };
+  }
+  return validators;
+}
+
 /** Compiled validators by tool content hash; a tool's schema only changes with its hash. */
 const cache = new Map<string, ValidateFunction | null>();
 const MAX_LISTED = 20;
@@ -17,6 +30,7 @@ const MAX_LISTED = 20;
 function compile(hash: string, schema: unknown): ValidateFunction | null {
   if (cache.has(hash)) return cache.get(hash)!;
   const s = schema as Record<string, unknown>;
+  const { draft07, draft2020 } = ajvs();
   const ajv = typeof s.$schema === 'string' && s.$schema.includes('2020-12') ? draft2020 : draft07;
   let fn: ValidateFunction | null;
   try {

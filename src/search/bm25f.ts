@@ -18,10 +18,19 @@ export interface Bm25fParams {
 /** A document as tokens per field, in the order of `Bm25fParams.fields`. */
 export type FieldTokens = readonly (readonly string[])[];
 
-interface Postings {
-  docs: number[];
-  /** Saturated pseudo-frequency tf*(k1+1)/(k1+tf) per posting; query-independent, so precomputed. */
-  weights: number[];
+/**
+ * An inverted index in flat arrays: term `terms[t]` occurs in documents
+ * `docs[offsets[t] .. offsets[t + 1])`, ascending, with the saturated pseudo-frequency
+ * tf*(k1+1)/(k1+tf) of each posting in `weights` (query-independent, so precomputed).
+ * Flat typed arrays make the index cheap to store and load (search/snapshot.ts).
+ */
+export interface PostingsTable {
+  /** Number of documents. */
+  size: number;
+  terms: string[];
+  offsets: Int32Array;
+  docs: Int32Array;
+  weights: Float64Array;
 }
 
 /** A query term with its weight (1 for a typed word, less for an expansion). */
@@ -33,6 +42,8 @@ export interface WeightedTerm {
 /** The built inverted index. */
 export interface Bm25fIndex {
   readonly size: number;
+  /** The index's data, for a snapshot. */
+  readonly table: PostingsTable;
   /** Inverse document frequency, ln(1 + (N - df + 0.5) / (df + 0.5)); 0 for unknown terms. */
   readonly idf: (term: string) => number;
   /** Number of documents containing `term` in any field. */
@@ -69,53 +80,84 @@ export function pseudoFrequencies(
   return tf;
 }
 
-/** Build the index; `docs[i]` becomes document number i. */
-export function buildBm25f(docs: readonly FieldTokens[], params: Bm25fParams): Bm25fIndex {
+/** The postings of `docs`; `docs[i]` becomes document number i. */
+export function buildPostings(docs: readonly FieldTokens[], params: Bm25fParams): PostingsTable {
   const avg = averageLengths(docs, params.fields.length);
-  const postings = new Map<string, Postings>();
+  const lists = new Map<string, { docs: number[]; weights: number[] }>();
   const k1 = params.k1;
+  let total = 0;
   docs.forEach((doc, i) => {
     for (const [term, tf] of pseudoFrequencies(doc, params, avg)) {
-      let p = postings.get(term);
-      if (!p) postings.set(term, (p = { docs: [], weights: [] }));
+      let p = lists.get(term);
+      if (!p) lists.set(term, (p = { docs: [], weights: [] }));
       p.docs.push(i);
       p.weights.push((tf * (k1 + 1)) / (k1 + tf));
+      total++;
     }
   });
-  const n = docs.length;
-  const df = (term: string): number => postings.get(term)?.docs.length ?? 0;
+  const terms = [...lists.keys()];
+  const offsets = new Int32Array(terms.length + 1);
+  const flatDocs = new Int32Array(total);
+  const weights = new Float64Array(total);
+  let at = 0;
+  terms.forEach((term, t) => {
+    const p = lists.get(term)!;
+    offsets[t] = at;
+    flatDocs.set(p.docs, at);
+    weights.set(p.weights, at);
+    at += p.docs.length;
+  });
+  offsets[terms.length] = at;
+  return { size: docs.length, terms, offsets, docs: flatDocs, weights };
+}
+
+/** Build the index; `docs[i]` becomes document number i. */
+export function buildBm25f(docs: readonly FieldTokens[], params: Bm25fParams): Bm25fIndex {
+  return bm25fIndex(buildPostings(docs, params));
+}
+
+/** The index over a postings table (built now or loaded from a snapshot). */
+export function bm25fIndex(table: PostingsTable): Bm25fIndex {
+  const { size: n, offsets, docs, weights } = table;
+  const termIds = new Map<string, number>();
+  table.terms.forEach((term, t) => termIds.set(term, t));
+  const df = (term: string): number => {
+    const t = termIds.get(term);
+    return t === undefined ? 0 : offsets[t + 1]! - offsets[t]!;
+  };
   const idf = (term: string): number => {
     const d = df(term);
     return d === 0 ? 0 : Math.log(1 + (n - d + 0.5) / (d + 0.5));
   };
   return {
     size: n,
+    table,
     df,
     idf,
     score(terms, into, touched) {
       for (const { term, weight } of terms) {
-        const p = postings.get(term);
-        if (!p) continue;
+        const t = termIds.get(term);
+        if (t === undefined) continue;
         const w = idf(term) * weight;
         if (!(w > 0)) continue;
-        for (let j = 0; j < p.docs.length; j++) {
-          const d = p.docs[j]!;
+        for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
+          const d = docs[j]!;
           if (into[d] === 0) touched.push(d);
-          into[d]! += w * p.weights[j]!;
+          into[d]! += w * weights[j]!;
         }
       }
     },
     scoreGroups(terms, groupOf, into) {
       const best = new Map<number, number>();
       for (const { term, weight } of terms) {
-        const p = postings.get(term);
-        if (!p) continue;
+        const t = termIds.get(term);
+        if (t === undefined) continue;
         const w = idf(term) * weight;
         if (!(w > 0)) continue;
         best.clear();
-        for (let j = 0; j < p.docs.length; j++) {
-          const g = groupOf[p.docs[j]!]!;
-          const v = p.weights[j]!;
+        for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
+          const g = groupOf[docs[j]!]!;
+          const v = weights[j]!;
           if (v > (best.get(g) ?? 0)) best.set(g, v);
         }
         for (const [g, v] of best) into[g]! += w * v;

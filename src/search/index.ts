@@ -1,6 +1,8 @@
 /** Tool search: a BM25F index with server evidence and exact-name pins, merged multi-step queries, query syntax, and optional embedding fusion. */
 export type { SearchDoc, SearchHit, SearchIndex, SearchOptions } from './types.js';
-export { buildSearchIndex } from './search-index.js';
+export { buildSearchIndex, type LexicalIndex } from './search-index.js';
+export { analyseCatalog, type LexicalState } from './lexical-scorer.js';
+export { decodeLexicalState, encodeLexicalState, snapshotKey, SnapshotError } from './snapshot.js';
 export { clampLimit, LIMITS, MAX_QUERY_CHARS } from './ranking.js';
 export { RANKER_DEFAULTS, type RankerOptions } from './options.js';
 export { mergeRankings, type RankedHit } from './merge.js';

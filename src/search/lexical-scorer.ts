@@ -1,9 +1,15 @@
 // Lexical scoring of one query: analysed words, typo fixes and synonyms, BM25F, server evidence.
 import { analyze, surfaceWords } from './analyze.js';
-import { buildBm25f, type FieldTokens, type WeightedTerm } from './bm25f.js';
+import {
+  bm25fIndex,
+  buildPostings,
+  type FieldTokens,
+  type PostingsTable,
+  type WeightedTerm,
+} from './bm25f.js';
 import { pickStemmer, TYPO_WEIGHT, type RankerOptions } from './options.js';
 import type { Candidates } from './ranking.js';
-import { buildServerEvidence } from './server-evidence.js';
+import { buildServerPostings, serverEvidence } from './server-evidence.js';
 import { buildSynonymTable } from './synonyms.js';
 import { buildTypoCorrector } from './typo.js';
 import type { SearchDoc } from './types.js';
@@ -14,6 +20,23 @@ export interface LexicalScorer {
   readonly terms: (text: string) => string[];
   /** Score a query. The returned arrays are reused by the next call: read them before calling again. */
   score(query: string): Candidates & { score: Float64Array };
+  /** What the scorer learnt from the catalog, for a snapshot. */
+  readonly state: LexicalState;
+}
+
+/**
+ * Everything the lexical scorer derives from the catalog's text: the costly part of building it
+ * (tokenising and stemming every field). Stored as a snapshot, it makes a cold start cheap.
+ */
+export interface LexicalState {
+  /** BM25F postings over tools. */
+  tools: PostingsTable;
+  /** BM25F postings over one pseudo-document per server (server-evidence.ts). */
+  servers: PostingsTable;
+  /** How many tools use each surface (unstemmed) word: the typo corrector's dictionary. */
+  surfaceFrequency: ReadonlyMap<string, number>;
+  /** Per tool, the index terms of its name and title. */
+  nameTerms: readonly ReadonlySet<string>[];
 }
 
 function numberServers(docs: readonly SearchDoc[]): { serverOf: Int32Array; count: number } {
@@ -25,10 +48,9 @@ function numberServers(docs: readonly SearchDoc[]): { serverOf: Int32Array; coun
   return { serverOf, count: ids.size };
 }
 
-/** Build the scorer: one BM25F index over tools, one over servers, a typo corrector, the thesaurus. */
-export function buildLexicalScorer(docs: readonly SearchDoc[], opts: RankerOptions): LexicalScorer {
+/** Tokenise, stem and index the catalog: the state a scorer is built from. */
+export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions): LexicalState {
   const stem = pickStemmer(opts.stemmer);
-  const terms = (text: string): string[] => analyze(text, stem, opts.stopWords);
   const surfaceFrequency = new Map<string, number>();
   const lastDoc = new Map<string, number>();
   const countWords = (words: readonly string[], doc: number): void => {
@@ -56,11 +78,30 @@ export function buildLexicalScorer(docs: readonly SearchDoc[], opts: RankerOptio
     return [...own.map((ws) => ws.map(stem)), ...server.stemmed];
   });
   const { serverOf, count } = numberServers(docs);
-  const bm = buildBm25f(fields, opts.bm25f);
-  const servers = buildServerEvidence(fields, serverOf, count);
-  const corrector = buildTypoCorrector(surfaceFrequency);
+  return {
+    tools: buildPostings(fields, opts.bm25f),
+    servers: buildServerPostings(fields, serverOf, count),
+    surfaceFrequency,
+    nameTerms: fields.map((f) => new Set([...f[0]!, ...f[1]!])),
+  };
+}
+
+/**
+ * Build the scorer: one BM25F index over tools, one over servers, a typo corrector, the
+ * thesaurus. `state` must come from `analyseCatalog` over the same docs and options.
+ */
+export function buildLexicalScorer(
+  docs: readonly SearchDoc[],
+  opts: RankerOptions,
+  state: LexicalState = analyseCatalog(docs, opts),
+): LexicalScorer {
+  const stem = pickStemmer(opts.stemmer);
+  const terms = (text: string): string[] => analyze(text, stem, opts.stopWords);
+  const bm = bm25fIndex(state.tools);
+  const servers = serverEvidence(state.servers, numberServers(docs).serverOf);
+  const corrector = buildTypoCorrector(state.surfaceFrequency);
   const expand = buildSynonymTable(terms);
-  const nameTerms = fields.map((f) => new Set([...f[0]!, ...f[1]!]));
+  const { nameTerms } = state;
   const score = new Float64Array(docs.length);
   let touched: number[] = [];
 
@@ -93,6 +134,7 @@ export function buildLexicalScorer(docs: readonly SearchDoc[], opts: RankerOptio
 
   return {
     terms,
+    state,
     score(query) {
       for (const i of touched) score[i] = 0;
       touched = [];

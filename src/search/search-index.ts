@@ -1,24 +1,34 @@
 // The lexical search index: BM25F with server evidence, exact-name pins, merged query sets.
 import { buildExactTable } from './exact.js';
 import { buildFilters } from './filter.js';
-import { buildLexicalScorer } from './lexical-scorer.js';
+import { buildLexicalScorer, type LexicalState } from './lexical-scorer.js';
 import { mergeRankings } from './merge.js';
 import { RANKER_DEFAULTS, type RankerOptions } from './options.js';
 import { aboveMinimum, buildRankContext, planSearch, rankCandidates } from './ranking.js';
 import { addStepContext, normaliseCandidates } from './step-context.js';
 import type { SearchDoc, SearchIndex, SearchOptions } from './types.js';
 
-/** Build an immutable lexical index over `docs` (keys must be unique); every search is synchronous. */
+/** A lexical index, with the catalog state it was built from (for a snapshot). */
+export interface LexicalIndex extends SearchIndex {
+  readonly lexicalState: LexicalState;
+}
+
+/**
+ * Build an immutable lexical index over `docs` (keys must be unique); every search is synchronous.
+ * `state`, when given, must be `analyseCatalog(docs, options)` (a snapshot's): it skips the analysis.
+ */
 export function buildSearchIndex(
   docs: readonly SearchDoc[],
   options: Partial<RankerOptions> = {},
-): SearchIndex {
+  state?: LexicalState,
+): LexicalIndex {
   const opts: RankerOptions = { ...RANKER_DEFAULTS, ...options };
-  const scorer = buildLexicalScorer(docs, opts);
+  const scorer = buildLexicalScorer(docs, opts, state);
   const ctx = buildRankContext(docs, buildExactTable(docs));
   const allowedBy = buildFilters(docs, scorer.terms);
   return {
     size: docs.length,
+    lexicalState: scorer.state,
     search(query: string | string[], searchOptions: SearchOptions = {}) {
       const plan = planSearch(query, searchOptions);
       if (!plan) return [];

@@ -1,5 +1,12 @@
 // Server-level evidence: how well a server's tools, taken together, match the query.
-import { buildBm25f, type Bm25fParams, type FieldTokens, type WeightedTerm } from './bm25f.js';
+import {
+  bm25fIndex,
+  buildPostings,
+  type Bm25fParams,
+  type FieldTokens,
+  type PostingsTable,
+  type WeightedTerm,
+} from './bm25f.js';
 
 /**
  * BM25F over one pseudo-document per server: all its tools' names and titles, all their
@@ -46,13 +53,19 @@ export interface ServerEvidence {
   ): void;
 }
 
-/** Build the server index; `serverOf[i]` is tool i's server number, `count` the number of servers. */
-export function buildServerEvidence(
+/** The server pseudo-documents' postings; `serverOf[i]` is tool i's server number, `count` the number of servers. */
+export function buildServerPostings(
   tools: readonly FieldTokens[],
   serverOf: Int32Array,
   count: number,
-): ServerEvidence {
-  const index = buildBm25f(serverPseudoDocs(tools, serverOf, count), SERVER_BM25F);
+): PostingsTable {
+  return buildPostings(serverPseudoDocs(tools, serverOf, count), SERVER_BM25F);
+}
+
+/** Server evidence over the server postings (`table.size` servers); `serverOf[i]` is tool i's server number. */
+export function serverEvidence(table: PostingsTable, serverOf: Int32Array): ServerEvidence {
+  const index = bm25fIndex(table);
+  const count = table.size;
   const serverScore = new Float64Array(count);
   return {
     mix(terms, { touched, score }, weight) {

@@ -2,6 +2,7 @@
 import { openDatabase, type Db } from './sqlite.js';
 import { ServersRepo } from './servers-repo.js';
 import { ToolsRepo } from './tools-repo.js';
+import { SnapshotsRepo } from './snapshots-repo.js';
 import { VectorsRepo } from './vectors-repo.js';
 
 export type { DiscoveryStatus, ServerRow, ToolRow, ToolChanges, ToolSearchRow } from './types.js';
@@ -9,7 +10,7 @@ export { DISCOVERY_STATUSES } from './types.js';
 export type { DiscoveryOutcome } from './servers-repo.js';
 export type { VectorModel, VectorRow } from './vectors-repo.js';
 export { SCHEMA_VERSION } from './migrations.js';
-export { ServersRepo, ToolsRepo, VectorsRepo };
+export { ServersRepo, SnapshotsRepo, ToolsRepo, VectorsRepo };
 
 /** The store: repositories over one database, plus a transaction helper. */
 export interface Store {
@@ -18,6 +19,8 @@ export interface Store {
   readonly tools: ToolsRepo;
   /** Embedding vectors cached by tool content hash and model id. */
   readonly vectors: VectorsRepo;
+  /** Derived search state (the lexical index's analysis of the catalog), cached by content key. */
+  readonly snapshots: SnapshotsRepo;
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T;
   /** `PRAGMA integrity_check`: 'ok' when the file is sound. */
@@ -33,6 +36,7 @@ export function openStore(path: string): Store {
     servers: new ServersRepo(db),
     tools: new ToolsRepo(db),
     vectors: new VectorsRepo(db),
+    snapshots: new SnapshotsRepo(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     checkIntegrity: () => String(db.pragma('integrity_check', { simple: true })),
     close: () => db.close(),

@@ -45,6 +45,18 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (content_hash, model_id)
    ) STRICT;
    CREATE INDEX tool_vectors_by_model ON tool_vectors(model_id, dimension);`,
+  // 4: a fast cold search. search_snapshots holds the lexical index's analysis of the catalog
+  // (a cache keyed by a hash of everything it depends on, safe to delete at any time); param_names
+  // keeps each input schema's top-level property names (a JSON array), so search reads no schema.
+  `CREATE TABLE search_snapshots (
+     key TEXT PRIMARY KEY,
+     data BLOB NOT NULL,
+     created_at TEXT NOT NULL
+   ) STRICT;
+   ALTER TABLE tools ADD COLUMN param_names TEXT NOT NULL DEFAULT '[]';
+   UPDATE tools SET param_names = (
+     SELECT json_group_array(p.key) FROM json_each(tools.input_schema, '$.properties') p
+     WHERE json_type(tools.input_schema, '$.properties') = 'object');`,
 ];
 
 /** The schema version this build writes. */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore, SCHEMA_VERSION } from './index.js';
+import { MIGRATIONS } from './migrations.js';
 
 const dirs: string[] = [];
 const tempDb = () => {
@@ -115,6 +116,27 @@ describe('store', () => {
       contentHash: 'hash-a',
       paramNames: ['path', 'max depth', "it's"],
     });
+    store.close();
+  });
+
+  it('migration 4 fills param_names of tools stored before it', () => {
+    const path = tempDb();
+    openStore(path).close(); // creates the directory
+    rmSync(path);
+    const db = new Database(path);
+    for (const sql of MIGRATIONS.slice(0, 3)) db.exec(sql);
+    db.pragma('user_version = 3');
+    db.prepare("INSERT INTO servers (id, config_hash) VALUES ('s', 'h')").run();
+    const insert = db.prepare(
+      `INSERT INTO tools (key, server_id, name, input_schema, content_hash, first_seen_at, last_seen_at)
+       VALUES (?, 's', ?, ?, 'x', 'now', 'now')`,
+    );
+    insert.run('s/a', 'a', JSON.stringify({ type: 'object', properties: { path: {}, depth: {} } }));
+    insert.run('s/b', 'b', null);
+    insert.run('s/c', 'c', JSON.stringify({ type: 'object', properties: [1] }));
+    db.close();
+    const store = openStore(path);
+    expect(store.tools.listForSearch().map((r) => r.paramNames)).toEqual([['path', 'depth'], [], []]);
     store.close();
   });
 });

@@ -15,12 +15,20 @@ interface ToolDbRow {
   icons: string | null;
   schema_truncated_from: number | null;
   content_hash: string;
+  /** Derived from input_schema on write: its top-level property names, a JSON array. */
+  param_names: string;
   first_seen_at: string;
   last_seen_at: string;
 }
 
 const parse = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+
+/** Top-level property names of an input schema (none unless `properties` is an object). */
+function paramNames(schema: unknown): string[] {
+  const props = (schema as { properties?: unknown } | null | undefined)?.properties;
+  return props && typeof props === 'object' && !Array.isArray(props) ? Object.keys(props) : [];
+}
 
 function fromDb(r: ToolDbRow): ToolRow {
   return {
@@ -57,6 +65,7 @@ function toDb(t: ToolRow): ToolDbRow {
     icons: json(t.icons),
     schema_truncated_from: t.schemaTruncatedFrom,
     content_hash: t.contentHash,
+    param_names: JSON.stringify(paramNames(t.inputSchema)),
     first_seen_at: t.firstSeenAt,
     last_seen_at: t.lastSeenAt,
   };
@@ -82,20 +91,15 @@ export class ToolsRepo {
     return (prepared(this.db, 'SELECT * FROM tools ORDER BY key').all() as ToolDbRow[]).map(fromDb);
   }
 
-  /**
-   * Every tool's searchable columns, ordered by key. Parameter names come from SQLite's JSON
-   * functions, so the schemas are never parsed in JS: this is most of a cold search's row reading.
-   */
+  /** Every tool's searchable columns, ordered by key: no schema is read or parsed. */
   listForSearch(): ToolSearchRow[] {
     const rows = prepared(
       this.db,
-      `SELECT key, server_id, name, title, description, content_hash,
-         (SELECT json_group_array(p.key) FROM json_each(t.input_schema, '$.properties') p
-           WHERE json_type(t.input_schema, '$.properties') = 'object') AS params
-       FROM tools t ORDER BY key`,
-    ).all() as (Pick<ToolDbRow, 'key' | 'server_id' | 'name' | 'title' | 'description' | 'content_hash'> & {
-      params: string | null;
-    })[];
+      'SELECT key, server_id, name, title, description, content_hash, param_names FROM tools ORDER BY key',
+    ).all() as Pick<
+      ToolDbRow,
+      'key' | 'server_id' | 'name' | 'title' | 'description' | 'content_hash' | 'param_names'
+    >[];
     return rows.map((r) => ({
       key: r.key,
       serverId: r.server_id,
@@ -103,7 +107,7 @@ export class ToolsRepo {
       title: r.title,
       description: r.description,
       contentHash: r.content_hash,
-      paramNames: r.params === null ? [] : (JSON.parse(r.params) as string[]),
+      paramNames: JSON.parse(r.param_names) as string[],
     }));
   }
 
