@@ -17,11 +17,25 @@ export function normalize(v: Float32Array): Float32Array {
   return v;
 }
 
-/** Dot product (cosine for unit vectors). */
+/**
+ * Dot product (cosine for unit vectors). Four independent sums let the CPU overlap the additions
+ * (one running sum waits on each add): 1.7x faster over 7,000 512-d vectors (docs/search.md).
+ */
 export function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const n = a.length;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < n; i++) s0 += a[i]! * b[i]!;
+  return s0 + s1 + s2 + s3;
 }
 
 /** Cosine similarity of `query` with every vector; NaN where a tool has no vector. */
@@ -30,18 +44,48 @@ export function similarities(
   vectors: readonly (Float32Array | undefined)[],
 ): Float64Array {
   const out = new Float64Array(vectors.length);
-  vectors.forEach((v, i) => {
+  for (let i = 0; i < vectors.length; i++) {
+    const v = vectors[i];
     out[i] = v ? dot(query, v) : Number.NaN;
-  });
+  }
   return out;
 }
 
-/** Finite values sorted from largest to smallest (NaN dropped). */
-export function sortedDescending(values: Float64Array): Float64Array {
-  return values
-    .filter((v) => Number.isFinite(v))
-    .sort()
-    .reverse();
+/**
+ * The `k` largest finite values (NaN dropped), largest first; all of them when fewer. A bounded
+ * min-heap, O(n log k): fusion reads only the top 100 cosines, and sorting all 7,000 cost more
+ * than the rest of the fusion.
+ */
+export function largestFinite(values: Float64Array, k: number): Float64Array {
+  const heap = new Float64Array(Math.max(0, k));
+  let size = 0;
+  for (const v of values) {
+    if (!Number.isFinite(v) || k <= 0) continue;
+    if (size < k) {
+      let i = size++;
+      heap[i] = v;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (heap[parent]! <= heap[i]!) break;
+        [heap[parent], heap[i]] = [heap[i]!, heap[parent]!];
+        i = parent;
+      }
+    } else if (v > heap[0]!) {
+      heap[0] = v;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < size && heap[l]! < heap[m]!) m = l;
+        if (r < size && heap[r]! < heap[m]!) m = r;
+        if (m === i) break;
+        [heap[m], heap[i]] = [heap[i]!, heap[m]!];
+        i = m;
+      }
+    }
+  }
+  return heap.slice(0, size).sort().reverse();
 }
 
 /** The k-th largest (k >= 1) of a descending array; its smallest when shorter, -Infinity when empty. */

@@ -1,5 +1,5 @@
 // Fusing lexical scores with embedding cosines into one candidate list.
-import { kth, sortedDescending } from './embedder.js';
+import { kth, largestFinite } from './embedder.js';
 import type { Candidates } from './ranking.js';
 
 /** Fusion settings; see FUSION_DEFAULTS for the measured choices. */
@@ -65,7 +65,8 @@ export function fuseScores(lexical: Candidates, cos: Float64Array, options: Fusi
   let maxLex = 0;
   for (const i of lexical.touched) maxLex = Math.max(maxLex, lexical.score[i]!);
   for (const i of lexical.touched) lex[i] = maxLex > 0 ? lexical.score[i]! / maxLex : 0;
-  const sorted = sortedDescending(cos);
+  // Only ranks up to these are read below (kth of a shorter list is the same as of the full one).
+  const sorted = largestFinite(cos, Math.max(options.vectorFloorRank, options.vectorOnly, 5));
   const top = kth(sorted, 1);
   const floor = kth(sorted, options.vectorFloorRank);
   // A tool without a vector (CJK-only text) is neither helped nor hurt: its vector side copies its lexical side.
