@@ -31,7 +31,7 @@ export class CatalogView {
     private readonly store: Store,
     private readonly visibleServers: () => ReadonlySet<string>,
     private readonly serverDescriptions: () => ReadonlyMap<string, string>,
-    private readonly warn: (message: string) => void,
+    private readonly log: { debug(message: string): void; warn(message: string): void },
   ) {}
 
   invalidate(): void {
@@ -52,10 +52,16 @@ export class CatalogView {
       const rows = this.store.tools.listForSearch().filter((t) => visible.has(t.serverId));
       this.rows = new Map(rows.map((t) => [t.key, t]));
       this.docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId)));
-      this.index = buildIndexWithSnapshot(this.docs, {
+      const started = performance.now();
+      const { index, from } = buildIndexWithSnapshot(this.docs, {
         snapshots: this.store.snapshots,
-        warn: this.warn,
-      }).index;
+        warn: (message) => this.log.warn(message),
+      });
+      this.index = index;
+      const how = { snapshot: 'read from its snapshot', build: 'built, snapshot stored', small: 'built' };
+      this.log.debug(
+        `search index: ${this.docs.length} tools, ${how[from]} in ${Math.round(performance.now() - started)} ms`,
+      );
       this.builtVersion = this.version;
     }
     return this.index;

@@ -1,5 +1,4 @@
-import { closestKeys, RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
-import { CarteError, quote } from '../errors.js';
+import { RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
 import type { SearchHit } from '../search/index.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
@@ -26,6 +25,7 @@ export type { SearchRequest } from './search-plan.js';
 import { planReload, type ReloadReport } from './reload.js';
 import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './lifecycle.js';
 import { validateArguments } from './validate.js';
+import { lookupServer, lookupTool, serverSummary } from './lookups.js';
 
 export interface GatewayOptions {
   servers: readonly GatewayServer[];
@@ -68,7 +68,7 @@ export class Gateway {
             return d ? [[r.id, d] as const] : [];
           }),
         ),
-      (message) => options.logger.warn(message),
+      options.logger,
     );
     this.toolSearch = new ToolSearch(options.search ?? { strategy: 'lexical' }, {
       store,
@@ -295,13 +295,7 @@ export class Gateway {
 
   /** The configured server, or a clear error naming the unknown id. */
   server(id: string): GatewayServer {
-    const s = this.servers.get(id);
-    if (s) return s;
-    const near = closestKeys(id, [...this.servers.keys()], 1);
-    throw new CarteError(
-      'unknown_server',
-      `unknown server ${quote(id)}${near[0] ? `; did you mean "${near[0]}"?` : ''}`,
-    );
+    return lookupServer(this.servers, id);
   }
 
   async close(): Promise<void> {
@@ -329,43 +323,11 @@ export class Gateway {
   }
 
   private tool(key: string): ToolRow {
-    const t = typeof key === 'string' ? this.options.store.tools.get(key) : undefined;
-    if (t && this.servers.has(t.serverId)) return t;
-    const serverId = String(key).split('/')[0] ?? '';
-    const row = this.servers.has(serverId) ? this.options.store.servers.get(serverId) : undefined;
-    if (row && row.status !== 'success' && row.toolCount === 0) {
-      const why =
-        row.status === 'failed'
-          ? `its discovery failed: ${row.lastError ?? 'unknown error'}`
-          : 'it has not been discovered yet; run `carte sync`';
-      throw new CarteError(
-        'unknown_tool',
-        `unknown tool ${quote(key)}: server "${serverId}" has no tools in the catalog because ${why}`,
-      );
-    }
-    const near = closestKeys(String(key), this.options.store.tools.listKeys());
-    const hint = near.length ? `; did you mean ${near.map((k) => `"${k}"`).join(' or ')}?` : '';
-    throw new CarteError('unknown_tool', `unknown tool ${quote(key)}${hint}`, {
-      details: { suggestions: near },
-    });
+    return lookupTool(this.options.store, this.servers, key);
   }
 
   private summary(s: GatewayServer): ServerSummary {
-    const row = this.options.store.servers.get(s.id);
-    return {
-      id: s.id,
-      enabled: s.enabled,
-      status: s.enabled ? (row?.status ?? 'never') : 'disabled',
-      toolCount: row?.toolCount ?? 0,
-      state: this.upstreams.state(s, row),
-      connected: this.upstreams.isConnected(s.id),
-      activeCalls: this.upstreams.life(s.id).active,
-      queuedCalls: this.upstreams.life(s.id).queued,
-      lastDiscoveryAt: row?.lastDiscoveryAt ?? null,
-      lastError: row?.lastError ?? null,
-      target: s.display,
-      ...(s.description ? { description: s.description } : {}),
-    };
+    return serverSummary(this.options.store, this.upstreams, s);
   }
 
   private catalogChanged(): void {

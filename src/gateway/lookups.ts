@@ -1,0 +1,60 @@
+// Finding a configured server or a catalog tool by what a caller typed, with errors that say
+// why it is missing and what was probably meant; and a server's summary for listings.
+import { closestKeys } from '../catalog/index.js';
+import { CarteError, quote } from '../errors.js';
+import type { Store, ToolRow } from '../store/index.js';
+import type { GatewayServer, ServerSummary } from './types.js';
+import type { Upstreams } from './upstreams.js';
+
+/** The configured server, or a clear error naming the unknown id and the closest one. */
+export function lookupServer(servers: ReadonlyMap<string, GatewayServer>, id: string): GatewayServer {
+  const s = servers.get(id);
+  if (s) return s;
+  const near = closestKeys(id, [...servers.keys()], 1);
+  throw new CarteError(
+    'unknown_server',
+    `unknown server ${quote(id)}${near[0] ? `; did you mean "${near[0]}"?` : ''}`,
+  );
+}
+
+/** A stored tool of a configured server, or an error saying why there is none (and near keys). */
+export function lookupTool(store: Store, servers: ReadonlyMap<string, GatewayServer>, key: string): ToolRow {
+  const t = typeof key === 'string' ? store.tools.get(key) : undefined;
+  if (t && servers.has(t.serverId)) return t;
+  const serverId = String(key).split('/')[0] ?? '';
+  const row = servers.has(serverId) ? store.servers.get(serverId) : undefined;
+  if (row && row.status !== 'success' && row.toolCount === 0) {
+    const why =
+      row.status === 'failed'
+        ? `its discovery failed: ${row.lastError ?? 'unknown error'}`
+        : 'it has not been discovered yet; run `carte sync`';
+    throw new CarteError(
+      'unknown_tool',
+      `unknown tool ${quote(key)}: server "${serverId}" has no tools in the catalog because ${why}`,
+    );
+  }
+  const near = closestKeys(String(key), store.tools.listKeys());
+  const hint = near.length ? `; did you mean ${near.map((k) => `"${k}"`).join(' or ')}?` : '';
+  throw new CarteError('unknown_tool', `unknown tool ${quote(key)}${hint}`, {
+    details: { suggestions: near },
+  });
+}
+
+/** A server as listings show it: config, stored discovery state and live connection state. */
+export function serverSummary(store: Store, upstreams: Upstreams, s: GatewayServer): ServerSummary {
+  const row = store.servers.get(s.id);
+  return {
+    id: s.id,
+    enabled: s.enabled,
+    status: s.enabled ? (row?.status ?? 'never') : 'disabled',
+    toolCount: row?.toolCount ?? 0,
+    state: upstreams.state(s, row),
+    connected: upstreams.isConnected(s.id),
+    activeCalls: upstreams.life(s.id).active,
+    queuedCalls: upstreams.life(s.id).queued,
+    lastDiscoveryAt: row?.lastDiscoveryAt ?? null,
+    lastError: row?.lastError ?? null,
+    target: s.display,
+    ...(s.description ? { description: s.description } : {}),
+  };
+}
