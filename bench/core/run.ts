@@ -8,6 +8,7 @@ import { benchDataDir, loadBigCatalog, loadQueries } from './bench-data.js';
 import { writeBigCatalog } from './big-catalog.js';
 import { hasFlag, numberFlag, requireBuild, tempDir } from './paths.js';
 import { machine, machineLine, progress, table, writeJson } from './report.js';
+import { benchHybridCold, hybridColdLine } from './hybrid-cold.js';
 import { benchSearch, searchTable, type CatalogTarget } from './search-bench.js';
 import { benchServe, serveTable } from './serve-bench.js';
 import { median, ms } from './stats.js';
@@ -55,6 +56,13 @@ async function main(): Promise<void> {
     }
     const nodeBare = median(sync.wallMs.nodeBare);
     out.push('', '## (b) Search', '', searchTable(searches, nodeBare));
+    progress('search: hybrid cold start');
+    const hybridCold = await benchHybridCold(
+      { configPath: catalog.configPath, dataDir: catalog.dataDir, cwd: big.dir },
+      'search for objects in a museum collection',
+      runs,
+    );
+    out.push('', hybridColdLine(hybridCold));
     out.push(
       '',
       `Writing the big catalog through \`applyDiscovery\` (one transaction per server, ${catalog.toolCount} tools): ${ms(catalog.writeMs)} ms.`,
@@ -120,6 +128,7 @@ async function main(): Promise<void> {
       sync: { ...sync, cleanup: undefined, dataDir: undefined, cwd: undefined },
       bigCatalog: { servers: catalog.servers.length, tools: catalog.toolCount, writeMs: catalog.writeMs },
       search: searches,
+      hybridCold,
       serve: serves,
       targets: TARGETS,
     });

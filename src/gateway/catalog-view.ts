@@ -1,4 +1,4 @@
-import type { SearchDoc, SearchIndex } from '../search/index.js';
+import type { LexicalIndex, LexicalState, SearchDoc } from '../search/index.js';
 import type { Store, ToolSearchRow } from '../store/index.js';
 import { buildIndexWithSnapshot } from './index-snapshot.js';
 
@@ -20,7 +20,7 @@ export function toSearchDoc(t: ToolSearchRow, serverDescription?: string): Searc
  * syncs costs one rebuild, and reads never start an upstream.
  */
 export class CatalogView {
-  private index: SearchIndex | null = null;
+  private index: LexicalIndex | null = null;
   private rows = new Map<string, ToolSearchRow>();
   private docs: SearchDoc[] = [];
   private builtVersion = -1;
@@ -39,13 +39,16 @@ export class CatalogView {
     this.version++;
   }
 
-  /** The searchable tools of the current catalog: rows and their search docs, in the same order. */
-  snapshot(): { version: number; rows: ToolSearchRow[]; docs: SearchDoc[] } {
-    this.searchIndex();
-    return { version: this.builtVersion, rows: [...this.rows.values()], docs: this.docs };
+  /**
+   * The searchable tools of the current catalog: rows and their search docs, in the same order,
+   * and the lexical analysis of those docs (so the hybrid index need not analyse them again).
+   */
+  snapshot(): { version: number; rows: ToolSearchRow[]; docs: SearchDoc[]; lexicalState: LexicalState } {
+    const { lexicalState } = this.searchIndex();
+    return { version: this.builtVersion, rows: [...this.rows.values()], docs: this.docs, lexicalState };
   }
 
-  searchIndex(): SearchIndex {
+  searchIndex(): LexicalIndex {
     if (!this.index) {
       const visible = this.visibleServers();
       const descriptions = this.serverDescriptions();

@@ -6,6 +6,7 @@ import {
   withQueryCache,
   type Embedder,
   type HybridIndex,
+  type LexicalState,
   type SearchDoc,
 } from '../search/index.js';
 import type { Store, ToolSearchRow } from '../store/index.js';
@@ -62,7 +63,7 @@ export interface HybridSearchOptions {
   /** The searchable catalog now, and its version (see CatalogView). */
   catalog: {
     readonly version: number;
-    snapshot(): { version: number; rows: ToolSearchRow[]; docs: SearchDoc[] };
+    snapshot(): { version: number; rows: ToolSearchRow[]; docs: SearchDoc[]; lexicalState?: LexicalState };
   };
   onProgress?: (p: EmbedProgress) => void;
   batchSize?: number;
@@ -180,10 +181,10 @@ export class HybridSearch {
     await new Promise((resolve) => setImmediate(resolve));
     try {
       while (!this.isSettled()) {
-        const { version, rows, docs } = this.options.catalog.snapshot();
+        const { version, rows, docs, lexicalState } = this.options.catalog.snapshot();
         const vectors = await this.vectorsFor(rows, docs);
         if (!vectors) return; // closed
-        const index = await buildHybridIndex(docs, { embedder: this.queryEmbedder, vectors });
+        const index = await buildHybridIndex(docs, { embedder: this.queryEmbedder, vectors, lexicalState });
         this.built = { version, index };
       }
       if (!this.closed && this.degradedBy === undefined) this.prune();

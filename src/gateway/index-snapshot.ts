@@ -8,7 +8,7 @@ import {
   snapshotKey,
   type LexicalState,
   type SearchDoc,
-  type SearchIndex,
+  type LexicalIndex,
 } from '../search/index.js';
 import type { SnapshotsRepo } from '../store/index.js';
 
@@ -29,7 +29,7 @@ export interface IndexSnapshotOptions {
 export function buildIndexWithSnapshot(
   docs: readonly SearchDoc[],
   opts: IndexSnapshotOptions,
-): { index: SearchIndex; from: 'snapshot' | 'build' | 'small' } {
+): { index: LexicalIndex; from: 'snapshot' | 'build' | 'small' } {
   if (docs.length < (opts.minTools ?? SNAPSHOT_MIN_TOOLS))
     return { index: buildSearchIndex(docs), from: 'small' };
   const key = snapshotKey(docs, RANKER_DEFAULTS);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildHybridIndex, tokenize, type Embedder, type SearchDoc } from './index.js';
+import {
+  analyseCatalog,
+  buildHybridIndex,
+  RANKER_DEFAULTS,
+  tokenize,
+  type Embedder,
+  type SearchDoc,
+} from './index.js';
 
 /**
  * A real, if crude, embedder: hashed bag of words. Words map to fixed pseudo-random directions,
@@ -45,6 +52,18 @@ const DOCS = [
 ];
 
 describe('buildHybridIndex', () => {
+  it("answers the same from a given lexical state (the lexical index's) as from its own analysis", async () => {
+    const embedder = hashingEmbedder();
+    const own = await buildHybridIndex(DOCS, { embedder });
+    const given = await buildHybridIndex(DOCS, {
+      embedder,
+      lexicalState: analyseCatalog(DOCS, RANKER_DEFAULTS),
+    });
+    for (const q of ['weather forecast', 'read a file', ['read a file', 'write a file'], '天气', 'AND']) {
+      expect(await given.search(q)).toEqual(await own.search(q));
+    }
+  });
+
   it('embeds the tools once at build and one text per query', async () => {
     const embedder = hashingEmbedder();
     const index = await buildHybridIndex(DOCS, { embedder });

@@ -4,7 +4,7 @@ import { similarities, type Embedder } from './embedder.js';
 import { buildExactTable } from './exact.js';
 import { buildFilters } from './filter.js';
 import { FUSION_DEFAULTS, fuseScores, type FusionOptions } from './fusion.js';
-import { buildLexicalScorer } from './lexical-scorer.js';
+import { buildLexicalScorer, type LexicalState } from './lexical-scorer.js';
 import { mergeRankings, type RankedHit } from './merge.js';
 import { RANKER_DEFAULTS, type RankerOptions } from './options.js';
 import { aboveMinimum, buildRankContext, planSearch, rankCandidates, type Candidates } from './ranking.js';
@@ -18,6 +18,8 @@ export interface HybridOptions {
   vectors?: readonly (Float32Array | undefined)[];
   ranker?: Partial<RankerOptions>;
   fusion?: Partial<FusionOptions>;
+  /** `analyseCatalog(docs, ranker options)`, when the caller has it (the lexical index's): skips the analysis. */
+  lexicalState?: LexicalState;
 }
 
 /** An index whose search embeds the query, so it is async. */
@@ -38,7 +40,7 @@ export async function buildHybridIndex(
 ): Promise<HybridIndex> {
   const opts: RankerOptions = { ...RANKER_DEFAULTS, ...options.ranker };
   const fusion: FusionOptions = { ...FUSION_DEFAULTS, ...options.fusion };
-  const scorer = buildLexicalScorer(docs, opts);
+  const scorer = buildLexicalScorer(docs, opts, options.lexicalState);
   const ctx = buildRankContext(docs, buildExactTable(docs));
   const allowedBy = buildFilters(docs, scorer.terms);
   const vectors = options.vectors ?? (await options.embedder.embed(toolTexts(docs)));
