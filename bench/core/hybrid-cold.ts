@@ -8,7 +8,8 @@ import { loadVectorCache } from '../quality/vector-cache.js';
 import { toSearchDoc } from '../../src/gateway/catalog-view.js';
 import { TEXT_RECIPE } from '../../src/gateway/hybrid-search.js';
 import { openStore } from '../../src/gateway/index.js';
-import { embeddableToolText, USE_LITE } from '../../src/search/index.js';
+import { createUseLiteEmbedder, embeddableToolText, USE_LITE } from '../../src/search/index.js';
+import type { BenchQuery } from './bench-data.js';
 import { runOk } from './proc.js';
 import { median } from './stats.js';
 
@@ -66,4 +67,41 @@ export async function benchHybridCold(
 export function hybridColdLine(r: HybridCold): string {
   if (r.skipped) return `Hybrid cold start not measured: ${r.skipped}.`;
   return `\`carte search\` cold with \`search.strategy: hybrid\` (big catalog, tool vectors stored, index snapshot stored; loads USE-Lite and embeds the query): ${Math.round(median(r.ms))} ms p50 (min ${Math.round(Math.min(...r.ms))}), against ${Math.round(median(r.lexicalMs))} ms lexical in the same runs.`;
+}
+
+/** Embedding a multi-step query's texts (the joined request and each step) one call each vs one call. */
+export interface EmbedBatching {
+  calls: number;
+  textsPerCall: number;
+  oneByOneMs: number[];
+  batchedMs: number[];
+}
+
+/**
+ * In process, with USE-Lite loaded: for each multi-step query, embed its texts one by one and then
+ * all at once (alternating, no cache: each text gets a unique suffix per arm).
+ */
+export async function benchEmbedBatching(queries: readonly BenchQuery[], limit = 20): Promise<EmbedBatching> {
+  const embedder = await createUseLiteEmbedder();
+  const sets = queries
+    .filter((q): q is BenchQuery & { query: string[] } => Array.isArray(q.query) && q.query.length > 1)
+    .slice(0, limit)
+    .map((q) => [q.query.join(' '), ...q.query]);
+  await embedder.embed(sets[0] ?? ['warm up']); // first run compiles the model's kernels
+  const oneByOneMs: number[] = [];
+  const batchedMs: number[] = [];
+  for (const [i, texts] of sets.entries()) {
+    let t = performance.now();
+    for (const text of texts) await embedder.embed([`${text} ${i}a`]);
+    oneByOneMs.push(performance.now() - t);
+    t = performance.now();
+    await embedder.embed(texts.map((text) => `${text} ${i}b`));
+    batchedMs.push(performance.now() - t);
+  }
+  const textsPerCall = sets.reduce((n, s) => n + s.length, 0) / Math.max(1, sets.length);
+  return { calls: sets.length, textsPerCall, oneByOneMs, batchedMs };
+}
+
+export function embedBatchingLine(r: EmbedBatching): string {
+  return `Query embedding of a multi-step search (USE-Lite, in process, ${r.calls} step lists of ${r.textsPerCall.toFixed(1)} texts on average, the joined request included): one call per text ${Math.round(median(r.oneByOneMs))} ms p50, one call for all ${Math.round(median(r.batchedMs))} ms p50 (the hybrid index now makes one call).`;
 }

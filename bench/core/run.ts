@@ -8,7 +8,7 @@ import { benchDataDir, loadBigCatalog, loadQueries } from './bench-data.js';
 import { writeBigCatalog } from './big-catalog.js';
 import { hasFlag, numberFlag, requireBuild, tempDir } from './paths.js';
 import { machine, machineLine, progress, table, writeJson } from './report.js';
-import { benchHybridCold, hybridColdLine } from './hybrid-cold.js';
+import { benchEmbedBatching, benchHybridCold, embedBatchingLine, hybridColdLine } from './hybrid-cold.js';
 import { benchSearch, searchTable, type CatalogTarget } from './search-bench.js';
 import { benchServe, serveTable } from './serve-bench.js';
 import { median, ms } from './stats.js';
@@ -63,6 +63,9 @@ async function main(): Promise<void> {
       runs,
     );
     out.push('', hybridColdLine(hybridCold));
+    progress('search: query embedding, one call per text vs one call');
+    const embedBatching = await benchEmbedBatching(queries);
+    out.push('', embedBatchingLine(embedBatching));
     out.push(
       '',
       `Writing the big catalog through \`applyDiscovery\` (one transaction per server, ${catalog.toolCount} tools): ${ms(catalog.writeMs)} ms.`,
@@ -129,6 +132,7 @@ async function main(): Promise<void> {
       bigCatalog: { servers: catalog.servers.length, tools: catalog.toolCount, writeMs: catalog.writeMs },
       search: searches,
       hybridCold,
+      embedBatching,
       serve: serves,
       targets: TARGETS,
     });

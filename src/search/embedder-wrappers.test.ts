@@ -27,7 +27,7 @@ describe('withQueryCache', () => {
     expect(inner.calls).toEqual([['read a file'], ['send mail'], ['list issues'], ['send mail']]);
   });
 
-  it('forgets a failed query and passes batches through uncached', async () => {
+  it('forgets a failed query', async () => {
     let fail = true;
     const inner = counting();
     const flaky: Embedder = {
@@ -35,12 +35,41 @@ describe('withQueryCache', () => {
       embed: (t) => (fail ? Promise.reject(new Error('down')) : inner.embed(t)),
     };
     const cached = withQueryCache(flaky);
-    await expect(cached.embed(['q'])).rejects.toThrow('down');
+    await expect(cached.embed(['q', 'r'])).rejects.toThrow('down');
     fail = false;
     expect(await cached.embed(['q'])).toHaveLength(1);
-    await cached.embed(['a', 'b']);
-    await cached.embed(['a', 'b']);
-    expect(inner.calls).toEqual([['q'], ['a', 'b'], ['a', 'b']]);
+    expect(await cached.embed(['r', 'q'])).toHaveLength(2);
+    expect(inner.calls).toEqual([['q'], ['r']]);
+  });
+
+  it('embeds the uncached texts of a call in one inner call, in order, each once', async () => {
+    const inner = counting();
+    const cached = withQueryCache(inner, 8);
+    const [a] = await cached.embed(['a']);
+    const got = await cached.embed(['b', 'a', 'c', 'b']);
+    expect(inner.calls).toEqual([['a'], ['b', 'c']]);
+    expect(got[1]).toBe(a);
+    expect(got[0]).toBe(got[3]);
+    const again = await cached.embed(['c', 'b']);
+    expect(again).toEqual([got[2], got[0]]);
+    expect(inner.calls).toHaveLength(2);
+  });
+
+  it('answers a call larger than the cache (its own texts may evict each other)', async () => {
+    const inner = counting();
+    const cached = withQueryCache(inner, 2);
+    await cached.embed(['a']);
+    const got = await cached.embed(['a', 'b', 'c', 'd']);
+    expect(got).toHaveLength(4);
+    expect(got.every((v) => v instanceof Float32Array)).toBe(true);
+    expect(inner.calls).toEqual([['a'], ['b', 'c', 'd']]);
+  });
+
+  it('refuses an inner embedder that returns too few vectors, naming it', async () => {
+    const short: Embedder = { id: 'short', dimension: 8, embed: () => Promise.resolve([]) };
+    await expect(withQueryCache(short).embed(['x', 'y'])).rejects.toThrow(
+      'the embedder "short" returned 0 vectors for 2 queries',
+    );
   });
 });
 

@@ -33,33 +33,47 @@ export function lazyEmbedder(
 }
 
 /**
- * `embedder` with an LRU cache of single-text calls (how the hybrid index embeds a query).
- * Concurrent calls for one text share a request; a failed request is forgotten.
+ * `embedder` with an LRU cache of query texts (how the hybrid index embeds its queries): each text
+ * of a call is answered from the cache, and the texts it lacks are embedded in one call to
+ * `embedder` (a multi-step search costs one model run or one request). Concurrent calls for one
+ * text share a request; a failed request is forgotten.
  */
 export function withQueryCache(embedder: Embedder, size: number = QUERY_CACHE_SIZE): Embedder {
   const cache = new Map<string, Promise<Float32Array>>();
-  const remember = (text: string): Promise<Float32Array> => {
-    const hit = cache.get(text);
-    if (hit) {
-      cache.delete(text); // re-insert: a Map iterates in insertion order, so the first key is the oldest
-      cache.set(text, hit);
-      return hit;
-    }
-    const vector = embedder.embed([text]).then(([v]) => {
-      if (!v) throw new Error(`the embedder "${embedder.id}" returned no vector for a query`);
-      return v;
-    });
-    vector.catch(() => cache.get(text) === vector && cache.delete(text));
+  const touch = (text: string, vector: Promise<Float32Array>): void => {
+    cache.delete(text); // re-insert: a Map iterates in insertion order, so the first key is the oldest
     cache.set(text, vector);
     if (cache.size > size) cache.delete(cache.keys().next().value!);
-    return vector;
+  };
+  /** Embeds `texts` (none cached) in one call; each text's promise is cached and returned. */
+  const fetchMissing = (texts: string[]): Map<string, Promise<Float32Array>> => {
+    if (texts.length === 0) return new Map();
+    const batch = embedder.embed(texts).then((vectors) => {
+      if (vectors.length !== texts.length) {
+        throw new Error(
+          `the embedder "${embedder.id}" returned ${vectors.length} vectors for ${texts.length} queries`,
+        );
+      }
+      return vectors;
+    });
+    return new Map(
+      texts.map((text, i) => {
+        const vector = batch.then((vs) => vs[i]!);
+        vector.catch(() => cache.get(text) === vector && cache.delete(text));
+        touch(text, vector);
+        return [text, vector];
+      }),
+    );
   };
   return {
     id: embedder.id,
     dimension: embedder.dimension,
     async embed(texts) {
-      if (texts.length !== 1) return embedder.embed(texts);
-      return [await remember(texts[0]!)];
+      // Hits are taken before the misses are added: adding may evict, even texts of this call.
+      const hits = new Map(texts.flatMap((t) => (cache.has(t) ? [[t, cache.get(t)!] as const] : [])));
+      for (const [t, v] of hits) touch(t, v);
+      const fetched = fetchMissing([...new Set(texts.filter((t) => !hits.has(t)))]);
+      return Promise.all(texts.map((t) => hits.get(t) ?? fetched.get(t)!));
     },
   };
 }

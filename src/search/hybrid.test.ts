@@ -71,6 +71,11 @@ describe('buildHybridIndex', () => {
     expect(embedder.calls).toHaveLength(1);
     await index.search('forecast for a city');
     expect(embedder.calls[1]).toEqual(['forecast for a city']);
+    // A multi-step search embeds the joined request and every step in one call.
+    await index.search(['read a file', 'weather forecast', 'read a file']);
+    expect(embedder.calls.slice(2)).toEqual([
+      ['read a file weather forecast read a file', 'read a file', 'weather forecast'],
+    ]);
   });
 
   it('ranks by fused evidence and keeps the exact-name guarantee', async () => {

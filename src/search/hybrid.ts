@@ -50,13 +50,25 @@ export async function buildHybridIndex(
     );
   }
 
-  async function candidates(query: string): Promise<Candidates> {
+  /** Every query's vector from one `embed` call (one model run or one request for all steps). */
+  async function queryVectors(queries: readonly string[]): Promise<Map<string, Float32Array>> {
+    const texts = [...new Set(queries.map(queryEmbeddingText))].filter((t): t is string => t !== undefined);
+    if (texts.length === 0) return new Map();
+    const got = await options.embedder.embed(texts);
+    if (got.length !== texts.length) {
+      throw new Error(
+        `the embedder "${options.embedder.id}" returned ${got.length} vectors for ${texts.length} queries`,
+      );
+    }
+    return new Map(texts.map((t, i) => [t, got[i]!]));
+  }
+
+  function candidates(query: string, queryVector: ReadonlyMap<string, Float32Array>): Candidates {
     const lexical = scorer.score(query);
     const copy = { touched: [...lexical.touched], score: Float64Array.from(lexical.score) };
     const text = queryEmbeddingText(query);
-    if (text === undefined) return copy;
-    const [qv] = await options.embedder.embed([text]);
-    return fuseScores(copy, similarities(qv!, vectors), fusion);
+    const qv = text === undefined ? undefined : queryVector.get(text);
+    return qv ? fuseScores(copy, similarities(qv, vectors), fusion) : copy;
   }
 
   return {
@@ -66,10 +78,12 @@ export async function buildHybridIndex(
       if (!plan) return [];
       const rank = { allowed: allowedBy(searchOptions), depth: plan.depth, copyFactor: opts.copyFactor };
       const weight = plan.queries.length > 1 ? opts.stepContext : 0;
-      const context = weight > 0 ? normaliseCandidates(await candidates(plan.queries.join('\n'))) : undefined;
+      const joined = weight > 0 ? plan.queries.join('\n') : undefined;
+      const qvs = await queryVectors(joined === undefined ? plan.queries : [joined, ...plan.queries]);
+      const context = joined === undefined ? undefined : normaliseCandidates(candidates(joined, qvs));
       const rankings: RankedHit[][] = [];
       for (const q of plan.queries) {
-        const own = await candidates(q);
+        const own = candidates(q, qvs);
         const scored = context ? addStepContext(own, context, weight) : own;
         rankings.push(rankCandidates(ctx, scored, { ...rank, query: q }));
       }
