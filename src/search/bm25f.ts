@@ -57,58 +57,89 @@ export interface Bm25fIndex {
   scoreGroups(terms: readonly WeightedTerm[], groupOf: Int32Array, into: Float64Array): void;
 }
 
-function averageLengths(docs: readonly FieldTokens[], fieldCount: number): number[] {
+/** A document as term ids per field (ids index a shared term list), in `Bm25fParams.fields` order. */
+export type FieldIds = readonly (readonly number[])[];
+
+/**
+ * The postings of `docs` given as term ids: `docs[i]` becomes document number i and `terms[id]`
+ * is each id's term. Only terms that occur in a weighted field get postings. Equal to
+ * `buildPostings` over the same words, including term order (first occurrence).
+ */
+export function buildPostingsFromIds(
+  docs: readonly FieldIds[],
+  terms: readonly string[],
+  params: Bm25fParams,
+): PostingsTable {
+  const fieldCount = params.fields.length;
   const sums = new Array<number>(fieldCount).fill(0);
   for (const doc of docs) for (let f = 0; f < fieldCount; f++) sums[f]! += doc[f]?.length ?? 0;
-  return sums.map((s) => (docs.length === 0 ? 1 : Math.max(s / docs.length, 1e-9)));
-}
-
-/** Pseudo-frequency of every term of one document, BM25F style (Robertson & Zaragoza 2009). */
-export function pseudoFrequencies(
-  doc: FieldTokens,
-  params: Bm25fParams,
-  avg: readonly number[],
-): Map<string, number> {
-  const tf = new Map<string, number>();
-  params.fields.forEach((spec, f) => {
-    const tokens = doc[f] ?? [];
-    if (tokens.length === 0 || spec.weight === 0) return;
-    const norm = 1 - spec.b + (spec.b * tokens.length) / avg[f]!;
-    const inc = spec.weight / norm;
-    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + inc);
-  });
-  return tf;
-}
-
-/** The postings of `docs`; `docs[i]` becomes document number i. */
-export function buildPostings(docs: readonly FieldTokens[], params: Bm25fParams): PostingsTable {
-  const avg = averageLengths(docs, params.fields.length);
-  const lists = new Map<string, { docs: number[]; weights: number[] }>();
+  const avg = sums.map((x) => (docs.length === 0 ? 1 : Math.max(x / docs.length, 1e-9)));
   const k1 = params.k1;
+  const tf = new Float64Array(terms.length); // one document's pseudo-frequencies, reset after it
+  const lists = new Array<{ docs: number[]; weights: number[] } | undefined>(terms.length);
+  const order: number[] = [];
+  const inDoc: number[] = [];
   let total = 0;
   docs.forEach((doc, i) => {
-    for (const [term, tf] of pseudoFrequencies(doc, params, avg)) {
-      let p = lists.get(term);
-      if (!p) lists.set(term, (p = { docs: [], weights: [] }));
+    inDoc.length = 0;
+    params.fields.forEach((spec, f) => {
+      const ids = doc[f];
+      if (!ids || ids.length === 0 || spec.weight === 0) return;
+      const inc = spec.weight / (1 - spec.b + (spec.b * ids.length) / avg[f]!);
+      for (const t of ids) {
+        if (tf[t] === 0) inDoc.push(t);
+        tf[t]! += inc;
+      }
+    });
+    for (const t of inDoc) {
+      const v = tf[t]!;
+      tf[t] = 0;
+      let p = lists[t];
+      if (!p) {
+        p = lists[t] = { docs: [], weights: [] };
+        order.push(t);
+      }
       p.docs.push(i);
-      p.weights.push((tf * (k1 + 1)) / (k1 + tf));
+      p.weights.push((v * (k1 + 1)) / (k1 + v));
       total++;
     }
   });
-  const terms = [...lists.keys()];
-  const offsets = new Int32Array(terms.length + 1);
+  const offsets = new Int32Array(order.length + 1);
   const flatDocs = new Int32Array(total);
   const weights = new Float64Array(total);
   let at = 0;
-  terms.forEach((term, t) => {
-    const p = lists.get(term)!;
-    offsets[t] = at;
+  order.forEach((t, k) => {
+    const p = lists[t]!;
+    offsets[k] = at;
     flatDocs.set(p.docs, at);
     weights.set(p.weights, at);
     at += p.docs.length;
   });
-  offsets[terms.length] = at;
-  return { size: docs.length, terms, offsets, docs: flatDocs, weights };
+  offsets[order.length] = at;
+  return { size: docs.length, terms: order.map((t) => terms[t]!), offsets, docs: flatDocs, weights };
+}
+
+/** Assigns each distinct term an id, in first-occurrence order. */
+export class TermIds {
+  readonly terms: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  id(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.ids.set(term, id);
+      this.terms.push(term);
+    }
+    return id;
+  }
+}
+
+/** The postings of `docs`; `docs[i]` becomes document number i. */
+export function buildPostings(docs: readonly FieldTokens[], params: Bm25fParams): PostingsTable {
+  const ids = new TermIds();
+  const asIds = docs.map((doc) => doc.map((field) => field.map((t) => ids.id(t))));
+  return buildPostingsFromIds(asIds, ids.terms, params);
 }
 
 /** Build the index; `docs[i]` becomes document number i. */

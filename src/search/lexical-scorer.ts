@@ -2,8 +2,9 @@
 import { analyze, surfaceWords } from './analyze.js';
 import {
   bm25fIndex,
-  buildPostings,
-  type FieldTokens,
+  buildPostingsFromIds,
+  TermIds,
+  type FieldIds,
   type PostingsTable,
   type WeightedTerm,
 } from './bm25f.js';
@@ -48,41 +49,70 @@ function numberServers(docs: readonly SearchDoc[]): { serverOf: Int32Array; coun
   return { serverOf, count: ids.size };
 }
 
-/** Tokenise, stem and index the catalog: the state a scorer is built from. */
+/**
+ * Tokenise, stem and index the catalog: the state a scorer is built from. Words are interned
+ * once (surface word -> id -> term id), so the per-token work is one map lookup.
+ */
 export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions): LexicalState {
   const stem = pickStemmer(opts.stemmer);
-  const surfaceFrequency = new Map<string, number>();
-  const lastDoc = new Map<string, number>();
-  const countWords = (words: readonly string[], doc: number): void => {
-    for (const w of words) {
-      if (lastDoc.get(w) === doc) continue;
-      lastDoc.set(w, doc);
-      surfaceFrequency.set(w, (surfaceFrequency.get(w) ?? 0) + 1);
+  const terms = new TermIds();
+  const wordIds = new Map<string, number>();
+  const words: string[] = [];
+  const wordTerm: number[] = [];
+  const wordTools: number[] = []; // how many tools use the word
+  const wordLastTool: number[] = [];
+  /** Term ids of `text`'s words, counting each word once per tool for the typo dictionary. */
+  const analyse = (text: string | undefined, tool: number): number[] => {
+    const out: number[] = [];
+    for (const w of surfaceWords(text ?? '', opts.stopWords)) {
+      let id = wordIds.get(w);
+      if (id === undefined) {
+        id = words.length;
+        wordIds.set(w, id);
+        words.push(w);
+        wordTerm.push(terms.id(stem(w)));
+        wordTools.push(0);
+        wordLastTool.push(-1);
+      }
+      if (wordLastTool[id] !== tool) {
+        wordLastTool[id] = tool;
+        wordTools[id]!++;
+      }
+      out.push(wordTerm[id]!);
     }
+    return out;
   };
-  // A server's id and description are the same for each of its tools: analysed once per server.
-  const serverFields = new Map<string, { surface: string[][]; stemmed: string[][] }>();
-  const fields: FieldTokens[] = docs.map((d, i) => {
-    const own = [d.name, d.title, d.description, (d.paramNames ?? []).join(' ')].map((t) =>
-      surfaceWords(t ?? '', opts.stopWords),
-    );
+  // A server's id and description are the same for each of its tools: analysed once per server,
+  // their words counted again for each tool (as if analysed there).
+  const serverFields = new Map<string, { ids: number[][]; words: string[] }>();
+  const fields: FieldIds[] = docs.map((d, i) => {
+    const own = [d.name, d.title, d.description, (d.paramNames ?? []).join(' ')].map((t) => analyse(t, i));
     const serverKey = `${d.server}\n${d.serverDescription ?? ''}`;
     let server = serverFields.get(serverKey);
-    if (!server) {
-      const surface = [d.server, d.serverDescription].map((t) => surfaceWords(t ?? '', opts.stopWords));
-      server = { surface, stemmed: surface.map((ws) => ws.map(stem)) };
+    if (server) {
+      for (const w of server.words) {
+        const id = wordIds.get(w)!;
+        if (wordLastTool[id] !== i) {
+          wordLastTool[id] = i;
+          wordTools[id]!++;
+        }
+      }
+    } else {
+      const ids = [d.server, d.serverDescription].map((t) => analyse(t, i));
+      const all = [d.server, d.serverDescription].flatMap((t) => surfaceWords(t ?? '', opts.stopWords));
+      server = { ids, words: [...new Set(all)] };
       serverFields.set(serverKey, server);
     }
-    for (const ws of own) countWords(ws, i);
-    for (const ws of server.surface) countWords(ws, i);
-    return [...own.map((ws) => ws.map(stem)), ...server.stemmed];
+    return [...own, ...server.ids];
   });
   const { serverOf, count } = numberServers(docs);
+  const surfaceFrequency = new Map<string, number>();
+  words.forEach((w, id) => surfaceFrequency.set(w, wordTools[id]!));
   return {
-    tools: buildPostings(fields, opts.bm25f),
-    servers: buildServerPostings(fields, serverOf, count),
+    tools: buildPostingsFromIds(fields, terms.terms, opts.bm25f),
+    servers: buildServerPostings(fields, terms.terms, serverOf, count),
     surfaceFrequency,
-    nameTerms: fields.map((f) => new Set([...f[0]!, ...f[1]!])),
+    nameTerms: fields.map((f) => new Set([...f[0]!, ...f[1]!].map((id) => terms.terms[id]!))),
   };
 }
 

@@ -1,9 +1,9 @@
 // Server-level evidence: how well a server's tools, taken together, match the query.
 import {
   bm25fIndex,
-  buildPostings,
+  buildPostingsFromIds,
   type Bm25fParams,
-  type FieldTokens,
+  type FieldIds,
   type PostingsTable,
   type WeightedTerm,
 } from './bm25f.js';
@@ -24,18 +24,26 @@ export const SERVER_BM25F: Bm25fParams = {
 };
 
 /** Tool fields in DEFAULT_BM25F order: name, title, description, params, server id, server description. */
-function serverPseudoDocs(tools: readonly FieldTokens[], serverOf: Int32Array, count: number): FieldTokens[] {
-  const out = Array.from({ length: count }, () => [[], [], [], []] as string[][]);
+function serverPseudoDocs<T>(
+  tools: readonly (readonly (readonly T[])[])[],
+  serverOf: Int32Array,
+  count: number,
+): T[][][] {
+  const out = Array.from({ length: count }, () => [[], [], [], []] as T[][]);
   const seen = new Set<number>();
+  const append = (into: T[], from: readonly T[]): void => {
+    for (const x of from) into.push(x);
+  };
   tools.forEach((f, i) => {
     const s = serverOf[i]!;
     const doc = out[s]!;
-    doc[0]!.push(...f[0]!, ...f[1]!);
-    doc[1]!.push(...f[2]!);
+    append(doc[0]!, f[0]!);
+    append(doc[0]!, f[1]!);
+    append(doc[1]!, f[2]!);
     if (seen.has(s)) return;
     seen.add(s);
-    doc[2]!.push(...f[4]!);
-    doc[3]!.push(...f[5]!);
+    append(doc[2]!, f[4]!);
+    append(doc[3]!, f[5]!);
   });
   return out;
 }
@@ -53,13 +61,17 @@ export interface ServerEvidence {
   ): void;
 }
 
-/** The server pseudo-documents' postings; `serverOf[i]` is tool i's server number, `count` the number of servers. */
+/**
+ * The server pseudo-documents' postings from tool fields as term ids (`terms[id]` is the term);
+ * `serverOf[i]` is tool i's server number, `count` the number of servers.
+ */
 export function buildServerPostings(
-  tools: readonly FieldTokens[],
+  tools: readonly FieldIds[],
+  terms: readonly string[],
   serverOf: Int32Array,
   count: number,
 ): PostingsTable {
-  return buildPostings(serverPseudoDocs(tools, serverOf, count), SERVER_BM25F);
+  return buildPostingsFromIds(serverPseudoDocs(tools, serverOf, count), terms, SERVER_BM25F);
 }
 
 /** Server evidence over the server postings (`table.size` servers); `serverOf[i]` is tool i's server number. */

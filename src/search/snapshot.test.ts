@@ -168,4 +168,42 @@ describe('lexical snapshot', () => {
     for (const variant of changed) expect(snapshotKey(variant, RANKER_DEFAULTS)).not.toBe(key);
     expect(snapshotKey(docs, { ...RANKER_DEFAULTS, serverWeight: 0.6 })).not.toBe(key);
   });
+
+  it('analyseCatalog counts each surface word once per tool, server words included', () => {
+    const docs = toDocs([
+      {
+        server: 'fs',
+        name: 'read_file',
+        description: 'read read files',
+        title: undefined,
+        paramNames: ['path'],
+        serverDescription: 'Files on disk',
+      },
+      {
+        server: 'fs',
+        name: 'write_file',
+        description: 'write files',
+        title: undefined,
+        paramNames: ['path'],
+        serverDescription: 'Files on disk',
+      },
+      {
+        server: 'mail',
+        name: 'send',
+        description: 'send email',
+        title: 'Send mail',
+        paramNames: [],
+        serverDescription: undefined,
+      },
+    ]);
+    const state = analyseCatalog(docs, RANKER_DEFAULTS);
+    const f = (w: string) => state.surfaceFrequency.get(w);
+    expect([f('read'), f('file'), f('files'), f('path'), f('fs'), f('disk'), f('send'), f('mail')]).toEqual([
+      1, 2, 2, 2, 2, 2, 1, 1,
+    ]);
+    expect(f('on')).toBeUndefined(); // a stop word
+    expect([...state.nameTerms[2]!].sort()).toEqual(['mail', 'send']);
+    expect(state.tools.size).toBe(3);
+    expect(state.servers.size).toBe(2);
+  });
 });

@@ -6,8 +6,9 @@ import { buildSearchIndex, type SearchDoc } from '../../src/search/index.js';
 // The exact-name guarantee over every tool of the big bench catalog (../shared/bench, 6,975 real
 // tools): a tool's key, and its name when no other tool has it, always come back first; a name
 // several servers share puts the named server's tool first for "server name". CI has the data
-// beside the clone; a local checkout without it skips this file and says why.
-const BENCH = join(import.meta.dirname, '..', '..', '..', 'shared', 'bench');
+// beside the clone (or CARTE_BENCH_DATA names the directory); a local checkout without it skips
+// this file and says why.
+const BENCH = process.env.CARTE_BENCH_DATA ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'bench');
 const FILES = ['catalog-livemcpbench.json', 'catalog-smithery-toolgym-distractors.json'];
 const present = FILES.every((f) => existsSync(join(BENCH, f)));
 if (!present && process.env.CI) throw new Error(`CI needs the bench data at ${BENCH} (${FILES.join(', ')})`);
