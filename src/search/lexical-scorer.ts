@@ -61,8 +61,14 @@ export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions):
   const wordTerm: number[] = [];
   const wordTools: number[] = []; // how many tools use the word
   const wordLastTool: number[] = [];
-  /** Term ids of `text`'s words, counting each word once per tool for the typo dictionary. */
-  const analyse = (text: string | undefined, tool: number): number[] => {
+  /** Counts word `id` once per tool, for the typo dictionary. */
+  const countFor = (id: number, tool: number): void => {
+    if (wordLastTool[id] === tool) return;
+    wordLastTool[id] = tool;
+    wordTools[id]!++;
+  };
+  /** Term ids of `text`'s words; each word's id also goes to `seen` when given. */
+  const analyse = (text: string | undefined, tool: number, seen?: number[]): number[] => {
     const out: number[] = [];
     for (const w of surfaceWords(text ?? '', opts.stopWords)) {
       let id = wordIds.get(w);
@@ -74,33 +80,24 @@ export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions):
         wordTools.push(0);
         wordLastTool.push(-1);
       }
-      if (wordLastTool[id] !== tool) {
-        wordLastTool[id] = tool;
-        wordTools[id]!++;
-      }
+      countFor(id, tool);
+      seen?.push(id);
       out.push(wordTerm[id]!);
     }
     return out;
   };
   // A server's id and description are the same for each of its tools: analysed once per server,
   // their words counted again for each tool (as if analysed there).
-  const serverFields = new Map<string, { ids: number[][]; words: string[] }>();
+  const serverFields = new Map<string, { ids: number[][]; words: number[] }>();
   const fields: FieldIds[] = docs.map((d, i) => {
     const own = [d.name, d.title, d.description, (d.paramNames ?? []).join(' ')].map((t) => analyse(t, i));
     const serverKey = `${d.server}\n${d.serverDescription ?? ''}`;
     let server = serverFields.get(serverKey);
     if (server) {
-      for (const w of server.words) {
-        const id = wordIds.get(w)!;
-        if (wordLastTool[id] !== i) {
-          wordLastTool[id] = i;
-          wordTools[id]!++;
-        }
-      }
+      for (const id of server.words) countFor(id, i);
     } else {
-      const ids = [d.server, d.serverDescription].map((t) => analyse(t, i));
-      const all = [d.server, d.serverDescription].flatMap((t) => surfaceWords(t ?? '', opts.stopWords));
-      server = { ids, words: [...new Set(all)] };
+      const seen: number[] = [];
+      server = { ids: [d.server, d.serverDescription].map((t) => analyse(t, i, seen)), words: seen };
       serverFields.set(serverKey, server);
     }
     return [...own, ...server.ids];
