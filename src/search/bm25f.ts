@@ -42,19 +42,12 @@ export interface WeightedTerm {
 /** The built inverted index. */
 export interface Bm25fIndex {
   readonly size: number;
-  /** The index's data, for a snapshot. */
-  readonly table: PostingsTable;
   /** Inverse document frequency, ln(1 + (N - df + 0.5) / (df + 0.5)); 0 for unknown terms. */
   readonly idf: (term: string) => number;
   /** Number of documents containing `term` in any field. */
   readonly df: (term: string) => number;
   /** Sum of idf * weight * saturated tf per document; only documents with a match are set. */
   score(terms: readonly WeightedTerm[], into: Float64Array, touched: number[]): void;
-  /**
-   * Group-level score (e.g. per server): for each term, idf * weight * the best saturated tf of any
-   * document of the group, summed over terms. `groupOf[doc]` is the doc's group number.
-   */
-  scoreGroups(terms: readonly WeightedTerm[], groupOf: Int32Array, into: Float64Array): void;
 }
 
 /** A document as term ids per field (ids index a shared term list), in `Bm25fParams.fields` order. */
@@ -162,7 +155,6 @@ export function bm25fIndex(table: PostingsTable): Bm25fIndex {
   };
   return {
     size: n,
-    table,
     df,
     idf,
     score(terms, into, touched) {
@@ -176,22 +168,6 @@ export function bm25fIndex(table: PostingsTable): Bm25fIndex {
           if (into[d] === 0) touched.push(d);
           into[d]! += w * weights[j]!;
         }
-      }
-    },
-    scoreGroups(terms, groupOf, into) {
-      const best = new Map<number, number>();
-      for (const { term, weight } of terms) {
-        const t = termIds.get(term);
-        if (t === undefined) continue;
-        const w = idf(term) * weight;
-        if (!(w > 0)) continue;
-        best.clear();
-        for (let j = offsets[t]!; j < offsets[t + 1]!; j++) {
-          const g = groupOf[docs[j]!]!;
-          const v = weights[j]!;
-          if (v > (best.get(g) ?? 0)) best.set(g, v);
-        }
-        for (const [g, v] of best) into[g]! += w * v;
       }
     },
   };

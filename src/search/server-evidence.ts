@@ -24,14 +24,10 @@ export const SERVER_BM25F: Bm25fParams = {
 };
 
 /** Tool fields in DEFAULT_BM25F order: name, title, description, params, server id, server description. */
-function serverPseudoDocs<T>(
-  tools: readonly (readonly (readonly T[])[])[],
-  serverOf: Int32Array,
-  count: number,
-): T[][][] {
-  const out = Array.from({ length: count }, () => [[], [], [], []] as T[][]);
+function serverPseudoDocs(tools: readonly FieldIds[], serverOf: Int32Array, count: number): number[][][] {
+  const out = Array.from({ length: count }, () => [[], [], [], []] as number[][]);
   const seen = new Set<number>();
-  const append = (into: T[], from: readonly T[]): void => {
+  const append = (into: number[], from: readonly number[]): void => {
     for (const x of from) into.push(x);
   };
   tools.forEach((f, i) => {
