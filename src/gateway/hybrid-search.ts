@@ -2,6 +2,7 @@
 // says "answer lexically" until they are ready or once the embedder has failed.
 import {
   buildHybridIndex,
+  embedAll,
   embeddableToolText,
   withQueryCache,
   type Embedder,
@@ -217,13 +218,11 @@ export class HybridSearch {
     const batch = this.options.batchSize ?? EMBED_BATCH;
     for (let i = 0; i < todo.length; i += batch) {
       const slice = todo.slice(i, i + batch);
-      const got = await embedder.embed(slice.map(([, text]) => text));
+      const got = await embedAll(
+        embedder,
+        slice.map(([, text]) => text),
+      );
       if (this.closed) return undefined;
-      if (got.length !== slice.length) {
-        throw new Error(
-          `the embedder "${embedder.id}" returned ${got.length} vectors for ${slice.length} texts`,
-        );
-      }
       const written = slice.map(([hash], j) => ({ hash, vector: got[j]! }));
       store.vectors.putMany(written, this.modelId, dimension);
       for (const { hash, vector } of written) cached.set(hash, vector);

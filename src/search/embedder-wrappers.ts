@@ -1,5 +1,5 @@
 // Embedders around an embedder: one that loads its model on first use, one that remembers queries.
-import type { Embedder } from './embedder.js';
+import { embedAll, type Embedder } from './embedder.js';
 
 /** Query vectors kept by `withQueryCache`: a few hundred repeated queries cost nothing. */
 export const QUERY_CACHE_SIZE = 256;
@@ -48,14 +48,7 @@ export function withQueryCache(embedder: Embedder, size: number = QUERY_CACHE_SI
   /** Embeds `texts` (none cached) in one call; each text's promise is cached and returned. */
   const fetchMissing = (texts: string[]): Map<string, Promise<Float32Array>> => {
     if (texts.length === 0) return new Map();
-    const batch = embedder.embed(texts).then((vectors) => {
-      if (vectors.length !== texts.length) {
-        throw new Error(
-          `the embedder "${embedder.id}" returned ${vectors.length} vectors for ${texts.length} queries`,
-        );
-      }
-      return vectors;
-    });
+    const batch = embedAll(embedder, texts, 'queries');
     return new Map(
       texts.map((text, i) => {
         const vector = batch.then((vs) => vs[i]!);

@@ -8,6 +8,17 @@ export interface Embedder {
   embed(texts: string[]): Promise<Float32Array[]>;
 }
 
+/** `embedder.embed(texts)`, refusing an answer with another number of vectors (the message names the embedder). */
+export async function embedAll(embedder: Embedder, texts: string[], what = 'texts'): Promise<Float32Array[]> {
+  const got = await embedder.embed(texts);
+  if (got.length !== texts.length) {
+    throw new Error(
+      `the embedder "${embedder.id}" returned ${got.length} vectors for ${texts.length} ${what}`,
+    );
+  }
+  return got;
+}
+
 /** Scales a vector to unit length in place (a zero vector stays zero) and returns it. */
 export function normalize(v: Float32Array): Float32Array {
   let norm = 0;

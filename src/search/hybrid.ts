@@ -1,6 +1,6 @@
 // Hybrid search: the lexical ranker fused with an embedder's cosine similarities (async).
 import { queryEmbeddingText, toolEmbeddingText } from './embedding-text.js';
-import { similarities, type Embedder } from './embedder.js';
+import { embedAll, similarities, type Embedder } from './embedder.js';
 import { buildExactTable } from './exact.js';
 import { buildFilters } from './filter.js';
 import { FUSION_DEFAULTS, fuseScores, type FusionOptions } from './fusion.js';
@@ -54,12 +54,7 @@ export async function buildHybridIndex(
   async function queryVectors(queries: readonly string[]): Promise<Map<string, Float32Array>> {
     const texts = [...new Set(queries.map(queryEmbeddingText))].filter((t): t is string => t !== undefined);
     if (texts.length === 0) return new Map();
-    const got = await options.embedder.embed(texts);
-    if (got.length !== texts.length) {
-      throw new Error(
-        `the embedder "${options.embedder.id}" returned ${got.length} vectors for ${texts.length} queries`,
-      );
-    }
+    const got = await embedAll(options.embedder, texts, 'queries');
     return new Map(texts.map((t, i) => [t, got[i]!]));
   }
 

@@ -8,7 +8,7 @@ export { RANKER_DEFAULTS, type RankerOptions } from './options.js';
 export { mergeRankings, type RankedHit } from './merge.js';
 export { tokenize } from './tokenize.js';
 export { parseQuery, searchRequest, type ParsedQuery } from './query-syntax.js';
-export type { Embedder } from './embedder.js';
+export { embedAll, type Embedder } from './embedder.js';
 export { buildHybridIndex, toolTexts, type HybridIndex, type HybridOptions } from './hybrid.js';
 export { FUSION_DEFAULTS, type FusionOptions } from './fusion.js';
 export { embeddableToolText, queryEmbeddingText, toolEmbeddingText } from './embedding-text.js';
