@@ -33,15 +33,22 @@ describe('tokenize', () => {
   });
 });
 
+/** 5,000 texts of up to `maxLength - 1` symbols from `symbols`, from a fixed seed (reproducible). */
+function randomTexts(symbols: readonly string[], seed: number, maxLength: number): string[] {
+  let state = seed;
+  const next = (): number => (state = (state * 1103515245 + 12345) % 2 ** 31);
+  return Array.from({ length: 5000 }, () => {
+    const len = next() % maxLength;
+    let text = '';
+    for (let i = 0; i < len; i++) text += symbols[next() % symbols.length];
+    return text;
+  });
+}
+
 describe('tokenize: the ASCII scanner agrees with the general path', () => {
   const ALPHABET = 'aAbBzZ09_-. /xXyY1';
   it('on random ASCII identifiers and phrases', () => {
-    let seed = 7;
-    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-    for (let n = 0; n < 5000; n++) {
-      const len = next() % 14;
-      let text = '';
-      for (let i = 0; i < len; i++) text += ALPHABET[next() % ALPHABET.length];
+    for (const text of randomTexts([...ALPHABET], 7, 14)) {
       expect(tokenize(text), JSON.stringify(text)).toEqual(tokenizeUnicode(text));
     }
   });
@@ -70,12 +77,7 @@ describe('tokenize: the ASCII scanner agrees with the general path', () => {
       '¨',
       '⑴',
     ];
-    let seed = 11;
-    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-    for (let n = 0; n < 5000; n++) {
-      const len = next() % 12;
-      let text = '';
-      for (let i = 0; i < len; i++) text += MIXED[next() % MIXED.length];
+    for (const text of randomTexts(MIXED, 11, 12)) {
       expect(tokenize(text), JSON.stringify(text)).toEqual(tokenizeUnicode(text));
     }
   });
