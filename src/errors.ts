@@ -39,6 +39,12 @@ export interface CarteErrorOptions {
   cause?: unknown;
   /** Machine-readable extras (e.g. the list of schema violations, candidate keys). */
   details?: Record<string, unknown>;
+  /**
+   * The message as the operator may read it, with what an agent must not see (a command line, a
+   * URL, a local path, an upstream's stderr). The CLI, the logs and `carte servers` show it; faces
+   * that answer agents or the network show `message` only.
+   */
+  operatorMessage?: string;
 }
 
 /** The gateway's own failure. An upstream tool's `isError` result is not one: it passes through. */
@@ -46,12 +52,25 @@ export class CarteError extends Error {
   override readonly name = 'CarteError';
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
+  private readonly forOperator: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: CarteErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options.details;
+    this.forOperator = options.operatorMessage;
   }
+
+  /** The message with what only the operator may read (see CarteErrorOptions.operatorMessage). */
+  get operatorMessage(): string {
+    return this.forOperator ?? this.message;
+  }
+}
+
+/** Any thrown value's message as the operator may read it (CLI, logs; never agents). */
+export function operatorMessage(err: unknown): string {
+  if (err instanceof CarteError) return err.operatorMessage;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Turns anything thrown into a CarteError; unknown throwables become `internal` (a bug). */

@@ -50,7 +50,7 @@ export async function syncServer(
   try {
     discovery = await discover();
   } catch (err) {
-    const message = toCarteError(err).message;
+    const message = toCarteError(err).operatorMessage;
     store.servers.recordDiscovery(serverId, { status: 'failed', at: now(), error: message });
     const toolCount = store.servers.get(serverId)?.toolCount ?? 0;
     const base = { server: serverId, status: 'failed' as const, toolCount, added: 0, changed: 0, removed: 0 };

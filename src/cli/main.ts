@@ -57,7 +57,7 @@ function report(err: unknown): number {
     err instanceof Error && err.name === 'CACError'
       ? new CarteError('bad_input', err.message)
       : toCarteError(err);
-  process.stderr.write(`carte: ${e.message}\n`);
+  process.stderr.write(`carte: ${e.operatorMessage}\n`);
   if (e.code === 'internal')
     process.stderr.write(`${String((e.cause as Error | undefined)?.stack ?? e.stack)}\n`);
   return ERROR_CODES[e.code].exit;

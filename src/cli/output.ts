@@ -25,6 +25,11 @@ function width(text: string): number {
   return w;
 }
 
+/** A count as people write it: `1 tool`, `0 tools`, `7,011 tools` (irregular plurals passed in). */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+}
+
 /** Writes a line to stdout. */
 export function out(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);

@@ -29,7 +29,8 @@ export class CatalogView {
 
   constructor(
     private readonly store: Store,
-    private readonly visibleServers: () => ReadonlySet<string>,
+    /** Whether a tool belongs in the index (the policy's verdict, taken once per rebuild). */
+    private readonly listedFilter: () => (key: string) => boolean,
     private readonly serverDescriptions: () => ReadonlyMap<string, string>,
     private readonly log: { debug(message: string): void; warn(message: string): void },
   ) {}
@@ -50,9 +51,9 @@ export class CatalogView {
 
   searchIndex(): LexicalIndex {
     if (!this.index) {
-      const visible = this.visibleServers();
+      const listed = this.listedFilter();
       const descriptions = this.serverDescriptions();
-      const rows = this.store.tools.listForSearch().filter((t) => visible.has(t.serverId));
+      const rows = this.store.tools.listForSearch().filter((t) => listed(t.key));
       this.rows = new Map(rows.map((t) => [t.key, t]));
       this.docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId)));
       const started = performance.now();

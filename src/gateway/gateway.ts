@@ -2,8 +2,8 @@ import { RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
 import type { SearchHit } from '../search/index.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
-import { pageTools } from './browse.js';
-import { listFromAll, splitPrefixed, unwrapResourceUri, wrapReadResult } from './passthrough.js';
+import { browseMenu } from './browse.js';
+import { PassthroughCalls } from './passthrough-calls.js';
 import { CatalogView } from './catalog-view.js';
 import type { GatewaySearchOptions, SearchStatus } from './search-options.js';
 import { ToolSearch } from './tool-search.js';
@@ -25,7 +25,10 @@ export type { SearchRequest } from './search-plan.js';
 import { planReload, type ReloadReport } from './reload.js';
 import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './lifecycle.js';
 import { validateArguments } from './validate.js';
-import { lookupServer, lookupTool, serverSummary } from './lookups.js';
+import { lookupServer, lookupTool, serverDescriptions, serverSummary } from './lookups.js';
+import { syncServers, type SyncRequest } from './sync-servers.js';
+import { policyTool, VisibilityPolicy } from '../policy/index.js';
+import { toolDetail } from './detail.js';
 
 export interface GatewayOptions {
   servers: readonly GatewayServer[];
@@ -45,6 +48,8 @@ export class Gateway {
   private readonly view: CatalogView;
   private readonly listeners = new Set<() => void>();
   private readonly toolSearch: ToolSearch;
+  private visibility: VisibilityPolicy | null = null;
+  private readonly passthrough: PassthroughCalls;
 
   constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
@@ -60,14 +65,17 @@ export class Gateway {
     );
     this.view = new CatalogView(
       store,
-      () => new Set([...this.servers.values()].filter((s) => s.enabled).map((s) => s.id)),
-      () =>
-        new Map(
-          store.servers.list().flatMap((r) => {
-            const d = this.servers.get(r.id)?.description ?? r.instructions;
-            return d ? [[r.id, d] as const] : [];
-          }),
-        ),
+      () => {
+        const policy = this.policy();
+        return (key) => policy.isListed(key);
+      },
+      () => serverDescriptions(store, this.servers),
+      options.logger,
+    );
+    this.passthrough = new PassthroughCalls(
+      this.upstreams,
+      () => this.live(),
+      (id) => this.usable(id),
       options.logger,
     );
     this.toolSearch = new ToolSearch(options.search ?? { strategy: 'lexical' }, {
@@ -110,29 +118,11 @@ export class Gateway {
   }
 
   /** Discovers the given server (or every enabled one, in parallel) and reports each as it ends. */
-  async sync(
-    _ctx: CallerContext,
-    opts: {
-      server?: string;
-      onlyStale?: boolean;
-      onReport?: (r: SyncReport) => void;
-      onStart?: (id: string) => void;
-    } = {},
-  ): Promise<SyncReport[]> {
+  async sync(_ctx: CallerContext, opts: SyncRequest = {}): Promise<SyncReport[]> {
     const targets = opts.server
       ? [this.server(opts.server)]
       : [...this.servers.values()].filter((s) => s.enabled);
-    const stale = (s: GatewayServer) => this.options.store.servers.get(s.id)?.status !== 'success';
-    const chosen = opts.onlyStale ? targets.filter(stale) : targets;
-    if (opts.server && !chosen[0]?.enabled) throw disabled(opts.server);
-    return Promise.all(
-      chosen.map(async (s) => {
-        opts.onStart?.(s.id);
-        const report = await this.upstreams.sync(s);
-        opts.onReport?.(report);
-        return report;
-      }),
-    );
+    return syncServers(this.upstreams, targets, opts, (id) => this.options.store.servers.get(id)?.status);
   }
 
   /** Lexical search, synchronous whatever the strategy (see searchToolsAsync). */
@@ -185,39 +175,23 @@ export class Gateway {
     return toResults(hits, (key) => this.view.row(key));
   }
 
+  /** The agent's menu: servers with what it may use of them, or one server's visible tools, paged. */
   browseTools(_ctx: CallerContext, req: { server?: string; cursor?: string } = {}): BrowseResult {
-    if (!req.server) return { kind: 'servers', servers: this.listServers(_ctx) };
-    const s = this.server(req.server);
-    const rows = this.options.store.tools.listByServer(s.id);
-    return {
-      kind: 'tools',
-      server: s.id,
-      status: this.summary(s).status,
-      total: rows.length,
-      ...pageTools(s.id, rows, req.cursor),
-    };
+    return browseMenu(
+      {
+        policy: this.policy(),
+        servers: [...this.servers.values()],
+        rowsOf: (id) => this.options.store.tools.listByServer(id),
+        summary: (s) => this.summary(s),
+        server: (id) => this.server(id),
+      },
+      req,
+    );
   }
 
   describeTool(_ctx: CallerContext, key: string): ToolDetail {
     const t = this.tool(key);
-    const status = this.summary(this.server(t.serverId)).status;
-    return {
-      key: t.key,
-      server: t.serverId,
-      name: t.name,
-      ...(t.title ? { title: t.title } : {}),
-      ...(t.description ? { description: t.description } : {}),
-      inputSchema: t.inputSchema ?? { type: 'object' },
-      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-      ...(t.annotations ? { annotations: t.annotations } : {}),
-      ...(t.execution ? { execution: t.execution } : {}),
-      ...(t.icons ? { icons: t.icons } : {}),
-      ...(t.meta ? { _meta: t.meta } : {}),
-      ...(t.schemaTruncatedFrom ? { schemaTruncatedFromBytes: t.schemaTruncatedFrom } : {}),
-      serverStatus: status,
-      firstSeenAt: t.firstSeenAt,
-      lastSeenAt: t.lastSeenAt,
-    };
+    return toolDetail(t, this.summary(this.server(t.serverId)).status);
   }
 
   /** Validates the arguments, then calls the upstream tool and returns its result verbatim. */
@@ -245,47 +219,25 @@ export class Gateway {
   }
 
   /** Resources of every enabled, discovered server (starts those not yet connected). */
-  async listResources(_ctx: CallerContext): Promise<Record<string, unknown>[]> {
-    return listFromAll(
-      this.live(),
-      (s) => this.upstreams.connection(s),
-      'resources',
-      (id, err) => this.warn(id, 'resources/list', err),
-    );
+  listResources(_ctx: CallerContext): Promise<Record<string, unknown>[]> {
+    return this.passthrough.listResources();
   }
 
-  async readResource(
-    _ctx: CallerContext,
-    uri: string,
-    signal?: AbortSignal,
-  ): Promise<Record<string, unknown>> {
-    const target = unwrapResourceUri(uri);
-    const s = this.usable(target.server);
-    return this.upstreams.withCall(s, signal, async (conn) =>
-      wrapReadResult(s.id, await conn.request('resources/read', { uri: target.uri }, s.timeoutMs, signal)),
-    );
+  readResource(_ctx: CallerContext, uri: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    return this.passthrough.readResource(uri, signal);
   }
 
-  async listPrompts(_ctx: CallerContext): Promise<Record<string, unknown>[]> {
-    return listFromAll(
-      this.live(),
-      (s) => this.upstreams.connection(s),
-      'prompts',
-      (id, err) => this.warn(id, 'prompts/list', err),
-    );
+  listPrompts(_ctx: CallerContext): Promise<Record<string, unknown>[]> {
+    return this.passthrough.listPrompts();
   }
 
-  async getPrompt(
+  getPrompt(
     _ctx: CallerContext,
     name: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    const target = splitPrefixed(name, 'prompt');
-    const s = this.usable(target.server);
-    return this.upstreams.withCall(s, signal, (conn) =>
-      conn.request('prompts/get', { name: target.name, arguments: args }, s.timeoutMs, signal),
-    );
+    return this.passthrough.getPrompt(name, args, signal);
   }
 
   /** The store's health for `carte doctor`: its file and `PRAGMA integrity_check`. */
@@ -316,14 +268,17 @@ export class Gateway {
     return s;
   }
 
-  private warn(server: string, what: string, err: unknown): void {
-    this.options.logger.warn(
-      `[${server}] ${what} failed: ${err instanceof Error ? err.message : String(err)}`,
-    );
+  private tool(key: string): ToolRow {
+    return lookupTool(this.options.store, this.servers, this.policy(), key);
   }
 
-  private tool(key: string): ToolRow {
-    return lookupTool(this.options.store, this.servers, key);
+  /** Who sees what, computed once per catalog or config change (never per request). */
+  private policy(): VisibilityPolicy {
+    this.visibility ??= VisibilityPolicy.compute({
+      servers: [...this.servers.values()],
+      tools: this.options.store.tools.listKeys().map(policyTool),
+    });
+    return this.visibility;
   }
 
   private summary(s: GatewayServer): ServerSummary {
@@ -331,6 +286,7 @@ export class Gateway {
   }
 
   private catalogChanged(): void {
+    this.visibility = null;
     this.view.invalidate();
     this.toolSearch.catalogChanged();
     for (const l of this.listeners) l();

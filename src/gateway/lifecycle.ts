@@ -81,11 +81,11 @@ export class ServerLife {
   async beforeStart(now = Date.now()): Promise<void> {
     if (this.circuitOpen(now)) {
       const secs = Math.ceil((this.openUntil - now) / 1000);
-      throw new CarteError(
-        'upstream_unavailable',
-        `server "${this.id}" failed ${this.failures} times in a row (last: ${this.lastError ?? 'unknown'}); not retrying for ${secs} s`,
-        { details: { circuitOpen: true } },
-      );
+      const head = `server "${this.id}" failed ${this.failures} times in a row`;
+      throw new CarteError('upstream_unavailable', `${head}; not retrying for ${secs} s`, {
+        details: { circuitOpen: true },
+        operatorMessage: `${head} (last: ${this.lastError ?? 'unknown'}); not retrying for ${secs} s`,
+      });
     }
     const wait = this.nextAttemptAt - now;
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -101,7 +101,7 @@ export class ServerLife {
     if (this.queue.length >= maxQueue) {
       throw new CarteError(
         'busy',
-        `server "${this.id}" is busy: ${this.active} calls running and ${this.queue.length} waiting (maxConcurrency ${maxConcurrency}, maxQueue ${maxQueue})`,
+        `server "${this.id}" is busy: ${this.active} ${this.active === 1 ? 'call' : 'calls'} running and ${this.queue.length} waiting (maxConcurrency ${maxConcurrency}, maxQueue ${maxQueue})`,
       );
     }
     await new Promise<void>((resolve, reject) => {

@@ -2,6 +2,7 @@
 // why it is missing and what was probably meant; and a server's summary for listings.
 import { closestKeys } from '../catalog/index.js';
 import { CarteError, quote } from '../errors.js';
+import type { VisibilityPolicy } from '../policy/index.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { GatewayServer, ServerSummary } from './types.js';
 import type { Upstreams } from './upstreams.js';
@@ -17,23 +18,30 @@ export function lookupServer(servers: ReadonlyMap<string, GatewayServer>, id: st
   );
 }
 
-/** A stored tool of a configured server, or an error saying why there is none (and near keys). */
-export function lookupTool(store: Store, servers: ReadonlyMap<string, GatewayServer>, key: string): ToolRow {
-  const t = typeof key === 'string' ? store.tools.get(key) : undefined;
-  if (t && servers.has(t.serverId)) return t;
+/**
+ * A stored tool the caller may see, or an error saying why there is none (and near visible keys).
+ * A hidden tool answers exactly like an unknown one, and is never suggested.
+ */
+export function lookupTool(
+  store: Store,
+  servers: ReadonlyMap<string, GatewayServer>,
+  policy: VisibilityPolicy,
+  key: string,
+): ToolRow {
+  const t = typeof key === 'string' && policy.canSee(key) ? store.tools.get(key) : undefined;
+  if (t) return t;
   const serverId = String(key).split('/')[0] ?? '';
   const row = servers.has(serverId) ? store.servers.get(serverId) : undefined;
   if (row && row.status !== 'success' && row.toolCount === 0) {
-    const why =
-      row.status === 'failed'
-        ? `its discovery failed: ${row.lastError ?? 'unknown error'}`
-        : 'it has not been discovered yet; run `carte sync`';
-    throw new CarteError(
-      'unknown_tool',
-      `unknown tool ${quote(key)}: server "${serverId}" has no tools in the catalog because ${why}`,
-    );
+    const head = `unknown tool ${quote(key)}: server "${serverId}" has no tools in the catalog because`;
+    if (row.status !== 'failed')
+      throw new CarteError('unknown_tool', `${head} it has not been discovered yet; run \`carte sync\``);
+    // Why discovery failed may quote a command line or a path: only the operator reads it.
+    throw new CarteError('unknown_tool', `${head} its discovery failed; \`carte servers\` says why`, {
+      operatorMessage: `${head} its discovery failed: ${row.lastError ?? 'unknown error'}`,
+    });
   }
-  const near = closestKeys(String(key), store.tools.listKeys());
+  const near = closestKeys(String(key), policy.visibleKeys());
   const hint = near.length ? `; did you mean ${near.map((k) => `"${k}"`).join(' or ')}?` : '';
   throw new CarteError('unknown_tool', `unknown tool ${quote(key)}${hint}`, {
     details: { suggestions: near },
@@ -57,4 +65,17 @@ export function serverSummary(store: Store, upstreams: Upstreams, s: GatewayServ
     target: s.display,
     ...(s.description ? { description: s.description } : {}),
   };
+}
+
+/** Each server's description for search: the configured one, else the server's own instructions. */
+export function serverDescriptions(
+  store: Store,
+  servers: ReadonlyMap<string, GatewayServer>,
+): Map<string, string> {
+  return new Map(
+    store.servers.list().flatMap((r) => {
+      const d = servers.get(r.id)?.description ?? r.instructions;
+      return d ? [[r.id, d] as const] : [];
+    }),
+  );
 }

@@ -24,7 +24,7 @@ export interface GatewayServer {
   description?: string;
 }
 
-/** One server in `carte servers`, `browse_tools` without a server. */
+/** One server in `carte servers` and `carte doctor`: operational detail, never shown to agents. */
 export interface ServerSummary {
   id: string;
   enabled: boolean;
@@ -40,6 +40,17 @@ export interface ServerSummary {
   lastError: string | null;
   target: string;
   description?: string;
+}
+
+/** A server as an agent sees it: nothing of the operator's machine (see agent-view.ts). */
+export interface AgentServer {
+  id: string;
+  description?: string;
+  /** Tools of this server the caller may see. */
+  toolCount: number;
+  /** Whether its tools can be called now; when not, `reason` says why. */
+  usable: boolean;
+  reason?: string;
 }
 
 /** One ranked search result. */
@@ -67,11 +78,12 @@ export interface ToolSummary {
 
 /** `browse_tools`: the server list, or one server's tools, paged. */
 export type BrowseResult =
-  | { kind: 'servers'; servers: ServerSummary[] }
+  | { kind: 'servers'; servers: AgentServer[] }
   | {
       kind: 'tools';
       server: string;
-      status: ServerSummary['status'];
+      usable: boolean;
+      reason?: string;
       total: number;
       tools: ToolSummary[];
       nextCursor?: string;

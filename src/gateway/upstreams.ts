@@ -70,7 +70,7 @@ export class Upstreams {
       if (opts.relist !== false) this.relist(server);
       return conn;
     } catch (err) {
-      life.recordFailure(toCarteError(err).message);
+      life.recordFailure(toCarteError(err).operatorMessage);
       throw err;
     } finally {
       life.starting = false;
@@ -94,7 +94,8 @@ export class Upstreams {
       // A fail-fast refusal of an open circuit is not a new reason: it quotes the last one.
       const e = toCarteError(err);
       const refused = e.details?.circuitOpen === true;
-      if (e.code === 'upstream_unavailable' && life.failures > 0 && !refused) life.lastError = e.message;
+      if (e.code === 'upstream_unavailable' && life.failures > 0 && !refused)
+        life.lastError = e.operatorMessage;
       throw err;
     } finally {
       release();

@@ -136,9 +136,13 @@ function jsonResult(value: unknown): Result {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
+/** Error details an agent may read; anything else (stderr tails, paths) stays with the operator. */
+const AGENT_DETAILS = ['suggestions', 'violations', 'upstreamCode', 'upstreamData', 'circuitOpen'];
+
 /** The MCP face's one error mapping: a gateway failure becomes a tool error the agent can read. */
 function errorResult(err: CarteError): Result {
   if (err.code === 'internal') process.stderr.write(`carte: ${err.stack ?? err.message}\n`);
+  const details = Object.entries(err.details ?? {}).filter(([k]) => AGENT_DETAILS.includes(k));
   return {
     content: [{ type: 'text', text: err.message }],
     isError: true,
@@ -146,7 +150,7 @@ function errorResult(err: CarteError): Result {
       'carte/error': {
         code: err.code,
         jsonrpc: ERROR_CODES[err.code].jsonrpc,
-        ...(err.details ? { details: err.details } : {}),
+        ...(details.length ? { details: Object.fromEntries(details) } : {}),
       },
     },
   };

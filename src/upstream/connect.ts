@@ -59,19 +59,19 @@ function describeConnectError(
 ): CarteError {
   const code = (err as { code?: unknown }).code;
   if (target.kind === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
-    return new CarteError(
-      'upstream_unavailable',
-      `server "${serverId}" cannot start: command "${target.command}" ${code === 'ENOENT' ? 'was not found' : 'is not executable'}`,
-      { cause: err },
-    );
+    const why = code === 'ENOENT' ? 'was not found' : 'is not executable';
+    return new CarteError('upstream_unavailable', `server "${serverId}" cannot start: its command ${why}`, {
+      cause: err,
+      operatorMessage: `server "${serverId}" cannot start: command "${target.command}" ${why}`,
+    });
   }
   const net = networkCode(err);
   if (target.kind === 'remote' && net) {
-    return new CarteError(
-      'upstream_unavailable',
-      `server "${serverId}" cannot be reached at ${safeUrl(target.url)}: ${NET_ERRORS[net] ?? net}`,
-      { cause: err },
-    );
+    const why = NET_ERRORS[net] ?? net;
+    return new CarteError('upstream_unavailable', `server "${serverId}" cannot be reached: ${why}`, {
+      cause: err,
+      operatorMessage: `server "${serverId}" cannot be reached at ${safeUrl(target.url)}: ${why}`,
+    });
   }
   const mapped = mapUpstreamError(err, serverId, 'initialize', timeoutMs);
   if (mapped.code === 'upstream_unavailable' && target.kind === 'stdio') {
@@ -82,19 +82,18 @@ function describeConnectError(
   return mapped;
 }
 
-/** Appends the upstream's stderr tail to an error, once. */
+/** Appends the upstream's stderr tail to an error's operator message, once (agents never see it). */
 export function withStderr(err: CarteError, stderr: StderrTail): CarteError {
   const tail = stderr.tail();
-  if (!tail || err.details?.stderr !== undefined || err.code === 'cancelled') return err;
-  return new CarteError(
-    err.code,
-    `${err.message}; its stderr ends with: ${tail.replace(/\s*\n\s*/g, ' | ')}`,
-    {
-      cause: err.cause,
-      details: { ...err.details, stderr: tail },
-    },
-  );
+  if (!tail || err.operatorMessage.includes(STDERR_MARK) || err.code === 'cancelled') return err;
+  return new CarteError(err.code, err.message, {
+    cause: err.cause,
+    ...(err.details ? { details: err.details } : {}),
+    operatorMessage: `${err.operatorMessage}${STDERR_MARK}${tail.replace(/\s*\n\s*/g, ' | ')}`,
+  });
 }
+
+const STDERR_MARK = '; its stderr ends with: ';
 
 const NET_ERRORS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',

@@ -28,8 +28,9 @@ export function mapUpstreamError(
         { cause: err },
       );
     }
-    return new CarteError('upstream_error', `server "${serverId}" failed ${what}: ${err.message}`, {
+    return new CarteError('upstream_error', `server "${serverId}" failed ${what}`, {
       cause: err,
+      operatorMessage: `server "${serverId}" failed ${what}: ${err.message}`,
     });
   }
   if (err instanceof ProtocolError) {
@@ -46,7 +47,9 @@ export function mapUpstreamError(
     return new CarteError('cancelled', `${what} on server "${serverId}" was cancelled`, { cause: err });
   }
   const message = err instanceof Error ? err.message : String(err);
-  return new CarteError('upstream_unavailable', `server "${serverId}" failed ${what}: ${message}`, {
+  // An unknown failure's text may name a path or a command line: the operator reads it, agents do not.
+  return new CarteError('upstream_unavailable', `server "${serverId}" failed ${what}`, {
     cause: err,
+    operatorMessage: `server "${serverId}" failed ${what}: ${message}`,
   });
 }

@@ -209,7 +209,7 @@ describe('carte rank', () => {
     expect(lines.map((l) => l.id)).toEqual(['q1', 'q2']);
     expect(lines[0]!.ranking[0]).toBe('weather/get_forecast');
     expect(lines[1]!.ranking).toEqual(['weather/get_forecast']);
-    expect(r.stderr).toContain('indexed 3 tools from 1 file(s)');
+    expect(r.stderr).toContain('indexed 3 tools from 1 file in');
     const bad = await carte(['rank', '--queries', queries]);
     expect(bad.code).toBe(64);
     expect(bad.stderr.trim()).toBe('carte: rank needs at least one --catalog FILE');

@@ -89,6 +89,44 @@ describe('what the process writes', () => {
   });
 });
 
+describe('the printed client snippet', () => {
+  it('reaches the same catalog when the config and data dir came from the environment', async () => {
+    const env = { ...process.env, CARTE_CONFIG: config, CARTE_DATA_DIR: dataDir };
+    const child = spawn(process.execPath, [BIN, 'serve', '--no-sync'], { env, cwd: tmp.dir });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const deadline = Date.now() + 30_000;
+    while (!stderr.includes('Serving MCP') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    child.stdin.end();
+    await new Promise((r) => child.once('exit', r));
+    const snippet = JSON.parse(/\{\n {2}"mcpServers"[\s\S]*?\n\}/.exec(stderr)![0]) as {
+      mcpServers: { carte: { command: string; args: string[] } };
+    };
+    const { command, args } = snippet.mcpServers.carte;
+    expect(args).toEqual([BIN, 'serve', '--config', config, '--data-dir', dataDir]);
+    // A client runs it with its own environment and working directory: the same catalog answers.
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CARTE_')));
+    const client = new Client({ name: 'snippet', version: '0' });
+    await client.connect(
+      new StdioClientTransport({
+        command,
+        args: [...args, '--no-sync'],
+        env: clean as Record<string, string>,
+        cwd: ROOT,
+        stderr: 'ignore',
+      }),
+    );
+    const r = await client.callTool({ name: 'browse_tools', arguments: {} });
+    const text = (r.content as Array<{ text: string }>)[0]!.text;
+    expect((JSON.parse(text) as { servers: { id: string }[] }).servers.map((s) => s.id)).toEqual([
+      'everything',
+      'memory',
+    ]);
+    await client.close();
+  });
+});
+
 describe('a real MCP client: the inspector CLI', () => {
   const inspect = (...args: string[]) =>
     run(INSPECTOR, ['--cli', ...args, '--format', 'json', '-q', '--', process.execPath, ...serveArgs], {

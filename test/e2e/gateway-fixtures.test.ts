@@ -143,9 +143,12 @@ describe('bad upstreams fail alone with a precise error', () => {
       configHash: fixture('flaky', 'paginated.mjs').configHash,
     };
     const h = make([broken], tmp.dir);
-    await expect(h.gateway.callTool(ME, 'flaky/page_tool_1', {})).rejects.toThrow(
-      'server "flaky" closed the connection during tools/call "page_tool_1"; its stderr ends with: fixture: cannot start, missing FOO_TOKEN',
-    );
+    // The stderr tail is for the operator only: the message an agent reads does not carry it.
+    await expect(h.gateway.callTool(ME, 'flaky/page_tool_1', {})).rejects.toMatchObject({
+      message: 'server "flaky" closed the connection during tools/call "page_tool_1"',
+      operatorMessage:
+        'server "flaky" closed the connection during tools/call "page_tool_1"; its stderr ends with: fixture: cannot start, missing FOO_TOKEN',
+    });
   });
 });
 

@@ -61,9 +61,11 @@ describe('upstream lifecycle', () => {
     for (let i = 0; i < FAST.circuitThreshold; i++) {
       // The stored discover result lets Carte adopt the modern era with no round trip, so the
       // dead server shows up on the first request rather than during the handshake.
-      await expect(h.gateway.callTool(ME, 'f/echo', { text: 'x' })).rejects.toThrow(
-        'server "f" closed the connection during tools/call "echo"; its stderr ends with: fixture: cannot start, missing FOO_TOKEN',
-      );
+      await expect(h.gateway.callTool(ME, 'f/echo', { text: 'x' })).rejects.toMatchObject({
+        message: 'server "f" closed the connection during tools/call "echo"',
+        operatorMessage:
+          'server "f" closed the connection during tools/call "echo"; its stderr ends with: fixture: cannot start, missing FOO_TOKEN',
+      });
     }
     expect(state(h, 'f')).toBe('failed');
     const refusal =
@@ -71,7 +73,8 @@ describe('upstream lifecycle', () => {
     // Was a bug: each refusal became the "last" reason, so the message nested itself deeper.
     for (let i = 0; i < 2; i++) {
       await expect(h.gateway.callTool(ME, 'f/echo', { text: 'x' })).rejects.toMatchObject({
-        message: refusal,
+        message: 'server "f" failed 3 times in a row; not retrying for 60 s',
+        operatorMessage: refusal,
       });
     }
   });
@@ -83,7 +86,7 @@ describe('upstream lifecycle', () => {
     await new Promise((r) => setTimeout(r, 100));
     const queued = h.gateway.callTool(ME, 'f/echo', { text: 'queued' });
     await expect(h.gateway.callTool(ME, 'f/echo', { text: 'x' })).rejects.toThrow(
-      'server "f" is busy: 1 calls running and 1 waiting (maxConcurrency 1, maxQueue 1)',
+      'server "f" is busy: 1 call running and 1 waiting (maxConcurrency 1, maxQueue 1)',
     );
     abort.abort();
     await expect(hung).rejects.toMatchObject({ code: 'cancelled' });

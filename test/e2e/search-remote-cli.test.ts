@@ -27,7 +27,8 @@ beforeAll(async () => {
       'search:',
       '  strategy: remote',
       '  remote:',
-      '    timeoutMs: 200',
+      // Generous: no test here waits for the deadline, and a loaded CI machine is slow to start a fetch.
+      '    timeoutMs: 5000',
       '    rerank:',
       `      url: ${stub.url}/rerank`,
       '      model: m',

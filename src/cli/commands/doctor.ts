@@ -2,7 +2,7 @@ import type { CAC } from 'cac';
 import { CarteError, toCarteError, type ErrorCode } from '../../errors.js';
 import { LOCAL_CALLER, type SearchStatus, type SyncReport } from '../../gateway/index.js';
 import { openApp, type App, type GlobalFlags } from '../app.js';
-import { formatTable, out } from '../output.js';
+import { count, formatTable, out } from '../output.js';
 
 interface Finding {
   check: string;
@@ -26,7 +26,7 @@ export function registerDoctor(cli: CAC): void {
           {
             check: e.code === 'store' ? 'store' : 'config',
             ok: false,
-            detail: e.message,
+            detail: e.operatorMessage,
             fix: fixFor(e.code),
           },
         ]);
@@ -52,7 +52,10 @@ async function examine(app: App): Promise<Finding[]> {
   findings.push({
     check: 'config',
     ok: true,
-    detail: app.source === 'demo' ? 'bundled demo config' : `${app.path} (${app.warnings.length} warnings)`,
+    detail:
+      app.source === 'demo'
+        ? 'bundled demo config'
+        : `${app.path} (${count(app.warnings.length, 'warning')})`,
   });
   for (const w of app.warnings)
     findings.push({
@@ -110,7 +113,7 @@ function serverFinding(r: SyncReport): Finding {
     return {
       check: `server ${r.server}`,
       ok: true,
-      detail: `${r.toolCount} tools in ${r.durationMs} ms${warn}`,
+      detail: `${count(r.toolCount, 'tool')} in ${r.durationMs} ms${warn}`,
     };
   }
   const error = r.error ?? 'unknown error';

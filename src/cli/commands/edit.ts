@@ -5,7 +5,7 @@ import { addServerToFile, removeServerFromFile, resolveConfigPath } from '../../
 import { CarteError } from '../../errors.js';
 import { openApp, type GlobalFlags } from '../app.js';
 import { parsePairs } from '../flags.js';
-import { note, out } from '../output.js';
+import { count, note, out } from '../output.js';
 import { syncWithProgress } from './sync.js';
 
 interface AddFlags extends GlobalFlags {
@@ -69,7 +69,7 @@ export function registerAdd(cli: CAC): void {
             `server "${id}" is saved but its discovery failed: ${report.error ?? 'unknown error'}`,
           );
         }
-        out(`${id}: ${report?.toolCount ?? 0} tools`);
+        out(`${id}: ${count(report?.toolCount ?? 0, 'tool')}`);
       } finally {
         await app.close();
       }

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { CarteError } from '../../errors.js';
 import { buildOfflineRanker } from '../../gateway/index.js';
 import { parseIntFlag } from '../flags.js';
-import { note, out } from '../output.js';
+import { count, note, out } from '../output.js';
 
 interface Flags {
   catalog?: string | string[];
@@ -40,7 +40,7 @@ export function registerRank(cli: CAC): void {
       const tools = catalogs.flatMap((file) => readArray(file, '--catalog'));
       const ranker = buildOfflineRanker(tools);
       note(
-        `indexed ${ranker.size} tools from ${catalogs.length} file(s) in ${Date.now() - started} ms${ranker.duplicates ? ` (${ranker.duplicates} duplicate ids dropped)` : ''}`,
+        `indexed ${count(ranker.size, 'tool')} from ${count(catalogs.length, 'file')} in ${Date.now() - started} ms${ranker.duplicates ? ` (${count(ranker.duplicates, 'duplicate id')} dropped)` : ''}`,
       );
       const queries = readArray(flags.queries, '--queries').map((q, i) => checkQuery(q, i));
       const t0 = Date.now();

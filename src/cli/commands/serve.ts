@@ -1,8 +1,11 @@
 import type { CAC } from 'cac';
 import { LOCAL_CALLER } from '../../gateway/index.js';
+import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { resolveDataDir } from '../../config/index.js';
+import { clientSnippet } from '../snippet.js';
 import { openApp, type App, type GlobalFlags } from '../app.js';
-import { note } from '../output.js';
+import { count, note } from '../output.js';
 import { watchConfig } from '../watch-config.js';
 import { syncWithProgress } from './sync.js';
 
@@ -57,16 +60,23 @@ function firstLine(text: string): string {
 }
 
 function printConnectHelp(app: App): void {
-  const servers = app.gateway.listServers({ projectId: 'default', scopes: ['*'] });
+  const servers = app.gateway.listServers(LOCAL_CALLER);
   const tools = servers.reduce((n, s) => n + s.toolCount, 0);
   const bin = fileURLToPath(new URL('../../../bin/carte.js', import.meta.url));
-  const args = [bin, 'serve', ...(app.source === 'demo' ? [] : ['--config', app.path])];
-  const snippet = { mcpServers: { carte: { command: process.execPath, args } } };
+  const snippet = clientSnippet({
+    execPath: process.execPath,
+    bin,
+    configPath: app.path,
+    configSource: app.source,
+    dataDir: app.dataDir,
+    defaultDataDir: resolveDataDir({ env: {}, platform: process.platform, home: homedir() }),
+    cwd: process.cwd(),
+  });
   const carte = `node ${bin}`;
   note(
     [
       '',
-      `Carte serves ${tools} tools from ${servers.length} servers (config: ${app.source === 'demo' ? 'bundled demo' : app.path}; data: ${app.dataDir}).`,
+      `Carte serves ${count(tools, 'tool')} from ${count(servers.length, 'server')} (config: ${app.source === 'demo' ? 'bundled demo' : app.path}; data: ${app.dataDir}).`,
       'Connect a client (Claude Desktop, Cursor) with this in its mcpServers config:',
       JSON.stringify(snippet, null, 2),
       'Try it from a shell:',

@@ -2,7 +2,7 @@ import type { CAC } from 'cac';
 import { CarteError } from '../../errors.js';
 import { LOCAL_CALLER, type Gateway, type SyncReport } from '../../gateway/index.js';
 import { openApp, type GlobalFlags } from '../app.js';
-import { formatTable, note, out, outJson } from '../output.js';
+import { count, formatTable, note, out, outJson } from '../output.js';
 
 /** `carte sync [--server ID]`: discover servers now, with a progress line per server. */
 export function registerSync(cli: CAC): void {
@@ -24,7 +24,7 @@ export function registerSync(cli: CAC): void {
         if (failed.length) {
           throw new CarteError(
             'upstream_unavailable',
-            `${failed.length} of ${reports.length} servers failed to sync: ${failed.map((r) => r.server).join(', ')}`,
+            `${failed.length} of ${count(reports.length, 'server')} failed to sync: ${failed.map((r) => r.server).join(', ')}`,
           );
         }
       } finally {
@@ -57,7 +57,7 @@ export async function syncWithProgress(
 function describeReport(r: SyncReport): string {
   if (r.status === 'failed')
     return `${r.server}: failed after ${r.durationMs} ms: ${r.error ?? 'unknown error'}`;
-  return `${r.server}: ${r.toolCount} tools (+${r.added} ~${r.changed} -${r.removed}) in ${r.durationMs} ms`;
+  return `${r.server}: ${count(r.toolCount, 'tool')} (+${r.added} ~${r.changed} -${r.removed}) in ${r.durationMs} ms`;
 }
 
 function formatReports(reports: SyncReport[]): string {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { clientSnippet, type SnippetInput } from './snippet.js';
+
+const base: SnippetInput = {
+  execPath: '/usr/bin/node',
+  bin: '/app/bin/carte.js',
+  configPath: '/work/carte.yaml',
+  configSource: 'demo',
+  dataDir: '/home/u/.local/share/carte',
+  defaultDataDir: '/home/u/.local/share/carte',
+  cwd: '/work',
+};
+
+describe('clientSnippet', () => {
+  it.each<[string, Partial<SnippetInput>, string[]]>([
+    ['defaults: nothing to pass', {}, []],
+    [
+      'a config from a flag',
+      { configSource: 'flag', configPath: '/etc/c.yaml' },
+      ['--config', '/etc/c.yaml'],
+    ],
+    [
+      'a config from CARTE_CONFIG',
+      { configSource: 'env', configPath: '/etc/c.yaml' },
+      ['--config', '/etc/c.yaml'],
+    ],
+    ['a config found in the working directory', { configSource: 'cwd' }, ['--config', '/work/carte.yaml']],
+    ['a data dir from a flag or CARTE_DATA_DIR', { dataDir: '/srv/carte' }, ['--data-dir', '/srv/carte']],
+    ['a relative data dir, made absolute', { dataDir: 'data' }, ['--data-dir', '/work/data']],
+  ])('%s', (_, input, extra) => {
+    const s = clientSnippet({ ...base, ...input });
+    expect(s.mcpServers.carte).toEqual({
+      command: '/usr/bin/node',
+      args: ['/app/bin/carte.js', 'serve', ...extra],
+    });
+  });
+});

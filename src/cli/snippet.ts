@@ -1,0 +1,31 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/** What the client snippet must carry so the client's `carte serve` opens this same catalog. */
+export interface SnippetInput {
+  /** Node and the CLI entry the client should run. */
+  execPath: string;
+  bin: string;
+  /** The config in use; a demo config needs no flag (it is what a bare `carte serve` loads). */
+  configPath: string;
+  configSource: 'flag' | 'env' | 'cwd' | 'demo';
+  dataDir: string;
+  /** The data dir a client gets with no flag and no CARTE_DATA_DIR / XDG_DATA_HOME in its env. */
+  defaultDataDir: string;
+  cwd: string;
+}
+
+/**
+ * The `mcpServers` entry that reaches the catalog this process serves. A client starts Carte with
+ * its own environment and working directory, so whatever differs from the defaults (a config from
+ * a flag, a variable or the working directory; a data dir from a flag or a variable) is passed as
+ * an absolute flag.
+ */
+export function clientSnippet(input: SnippetInput): {
+  mcpServers: { carte: { command: string; args: string[] } };
+} {
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(input.cwd, p));
+  const args = [input.bin, 'serve'];
+  if (input.configSource !== 'demo') args.push('--config', abs(input.configPath));
+  if (abs(input.dataDir) !== abs(input.defaultDataDir)) args.push('--data-dir', abs(input.dataDir));
+  return { mcpServers: { carte: { command: input.execPath, args } } };
+}
