@@ -41,7 +41,7 @@ export function parseConfigText(text: string, opts: LoadOptions & { path: string
     };
     if (format === 'carte' || !isRecord(parsed.value)) config = validateConfig(parsed.value, base, out);
     else {
-      const t = translateForeign(parsed.value, format, out);
+      const t = translateForeign(parsed.value, { format, ...base }, out);
       config = validateConfig(t.doc, { ...base, writtenIds: t.writtenIds }, out.withRemap(t.remap));
     }
   }
