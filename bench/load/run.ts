@@ -1,7 +1,8 @@
 // Load bench: `npx tsx bench/load/run.ts [--quick] [--clients 1,4,16] [--http-clients 1,4] [--seconds S]`
 // (npm run bench:load).
 // Concurrent MCP sessions call everything/echo through `carte serve` and straight to the server in
-// the same run (stdio and Streamable HTTP upstreams), then a fault run with a crashing upstream.
+// the same run (stdio and Streamable HTTP upstreams), then a fault run with a crashing upstream and
+// the cost of recording each call in the store (activity-write.ts).
 // Prints markdown; writes bench/out/load.json.
 import { flag, hasFlag, numberFlag, requireBuild, tempDir } from '../core/paths.js';
 import { machine, machineLine, progress, writeJson } from '../core/report.js';
@@ -11,6 +12,7 @@ import { faultRun } from './faults.js';
 import { startEverythingHttp } from './http-upstream.js';
 import { arm, compareTable, cpuTable, decompositionTable, faultTable, overheadLine } from './tables.js';
 import { decompose } from './decompose.js';
+import { activityTables, activityWrite } from './activity-write.js';
 
 const HTTP_FACE_NOTE =
   'Downstream HTTP (clients reaching Carte over Streamable HTTP) is not measured: Carte has no HTTP face yet (a later issue). Over stdio every client session is its own `carte serve` process.';
@@ -84,6 +86,8 @@ async function main(): Promise<void> {
       durationMs: quick ? 2000 : 5000,
       workers: 4,
     });
+    step('activity write (recording a call in the store)');
+    const activity = await activityWrite({ quick });
     const totalS = (performance.now() - started) / 1000;
     const out = [
       '# Carte load bench',
@@ -111,6 +115,10 @@ async function main(): Promise<void> {
       '',
       faultTable(faults),
       '',
+      '## Activity write (recording each call in the store)',
+      '',
+      activityTables(activity),
+      '',
       `Total run time: ${totalS.toFixed(0)} s.`,
     ];
     const path = writeJson('load', {
@@ -131,6 +139,7 @@ async function main(): Promise<void> {
         crash: { ...faults.crash, latencies: undefined },
         hang: { ...faults.hang, latencies: undefined },
       },
+      activity,
       totalS,
     });
     console.log(out.join('\n'));

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { categoryReport } from './categories.js';
 import { requireBenchDir } from './data.js';
 import { BuildCache, evaluate, type Row } from './evaluate.js';
 import { decisionTable, jsonReport, markdownTable } from './report.js';
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
     jsonReport(rows, { date: new Date().toISOString(), data: dir, notes }),
   );
   console.log(`\nwrote ${join(out, 'quality.json')}`);
+  // Automatic categories against hand labels (docs/menu.md); alone: bench/quality/categories.ts.
+  if (!setNames) console.log(`\n${categoryReport(dir)}`);
 }
 
 main().catch((err: unknown) => {

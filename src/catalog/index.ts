@@ -1,7 +1,19 @@
-/** The catalog: tool records built from upstream listings, synced by pure diff in one transaction. */
+/** The catalog: tool records from listings, synced by pure diff in one transaction; categories and tags. */
 export { buildToolRecord, limitSchema, toolKey, hashContent, RECORD_DEFAULTS } from './records.js';
 export type { ListedTool, RecordLimits, RecordResult } from './records.js';
 export { diffTools, dedupeByKey } from './diff.js';
 export { syncServer, applyDiscovery } from './sync.js';
 export type { Discovery, SyncReport, SyncOptions } from './sync.js';
 export { closestKeys } from './suggest.js';
+export { CATEGORIES, CATEGORY_IDS, categoryLabel, isCategoryId, type CategoryId } from './categories.js';
+export {
+  categorizeServer,
+  CATEGORIZE_DEFAULTS,
+  FALLBACK_CATEGORY,
+  type CategorizeOptions,
+  type CategorizeServer,
+  type CategorizeTool,
+  type ToolCategory,
+} from './categorize.js';
+export { inferTags, tagKind, TAG_KINDS, type TagKind } from './tags.js';
+export type { ToolText } from './tool-words.js';

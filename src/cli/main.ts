@@ -5,6 +5,7 @@ import { registerConfig } from './commands/config.js';
 import { registerDescribe } from './commands/describe.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerRank } from './commands/rank.js';
+import { registerCategorize } from './commands/categorize.js';
 import { registerAdd, registerRemove } from './commands/edit.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
@@ -32,6 +33,7 @@ export async function main(argv: string[]): Promise<void> {
     registerRemove,
     registerDoctor,
     registerRank,
+    registerCategorize,
   ]) {
     register(cli);
   }

@@ -1,5 +1,6 @@
 /** The config module: reads Carte, Claude Desktop / Cursor and VS Code config files into one validated, env-expanded CarteConfig. */
 export {
+  CATEGORY_IDS,
   ConfigSchema,
   LimitsSchema,
   RemoteServerSchema,
@@ -7,14 +8,17 @@ export {
   SERVER_ID_PATTERN,
   ServerSchema,
   StdioServerSchema,
+  ToolRuleSchema,
 } from './schema.js';
 export type {
   CarteConfig,
+  CategoryId,
   RemoteSearchConfig,
   RemoteServerConfig,
   SearchConfig,
   ServerConfig,
   StdioServerConfig,
+  ToolRule,
 } from './schema.js';
 export type { Problem } from './problems.js';
 export type { ConfigFormat } from './detect-format.js';

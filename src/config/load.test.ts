@@ -40,6 +40,7 @@ describe('Carte format: defaults', () => {
       },
       search: { strategy: 'lexical' },
       limits: { maxSchemaBytes: 65536, maxResultBytes: 8388608 },
+      rules: [],
     });
   });
 

@@ -197,6 +197,60 @@ export const LimitsSchema = z
   })
   .describe('Bounds that protect the gateway and its callers from oversized upstream data.');
 
+/** The categories a rule may put tools in (docs/menu.md). */
+export const CATEGORY_IDS = [
+  'code',
+  'files',
+  'web',
+  'documents',
+  'data',
+  'infra',
+  'ai',
+  'security',
+  'communication',
+  'utilities',
+] as const;
+
+export type CategoryId = (typeof CATEGORY_IDS)[number];
+
+/** One tool rule: which tools it matches and what it sets on them (docs/menu.md, "Rules"). */
+export const ToolRuleSchema = z
+  .strictObject({
+    match: z
+      .union([z.string(), z.array(z.string()).min(1)])
+      .describe(
+        'A pattern or a list of patterns, matched against the tool name and its "server/tool" key: a glob (create_*, *github*, [a-c]*, {get,list}_*; case-sensitive), a regex written /.../flags, or either behind "!" to exclude. A list matches when any plain pattern matches and no "!" pattern does.',
+      ),
+    server: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Apply the rule only to this server's tools. No default: every server."),
+    enabled: z
+      .boolean()
+      .optional()
+      .describe(
+        'Show (true) or hide (false) the tools it matches; the first matching rule that sets it decides. Once any rule says true, a tool that no rule with "enabled" matches is hidden. No default: the rule does not decide.',
+      ),
+    tags: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Tags added to the tools it matches; the tags of every matching rule add up.'),
+    category: z
+      .enum(CATEGORY_IDS)
+      .optional()
+      .describe(
+        'The category of the tools it matches; the last matching rule that sets it wins. No default: the category Carte assigns.',
+      ),
+    pin: z
+      .boolean()
+      .optional()
+      .describe(
+        'Pin (true) or unpin (false) the tools it matches in the menu; the last matching rule that sets it wins. No default: not pinned.',
+      ),
+  })
+  .describe('A tool rule: the tools it matches, and what it sets on them.');
+
 /** The whole config file in Carte's own format: the source of the config types. */
 export const ConfigSchema = z
   .strictObject({
@@ -210,6 +264,12 @@ export const ConfigSchema = z
       .describe('The upstream MCP servers, by id. Ids use a-z, 0-9, "-" and "_" and prefix tool names.'),
     search: SearchSchema.prefault({}),
     limits: LimitsSchema.prefault({}),
+    rules: z
+      .array(ToolRuleSchema)
+      .default([])
+      .describe(
+        'Tool rules, in order: hide or show tools, tag them, set their category or pin them (docs/menu.md, "Rules").',
+      ),
   })
   .describe('Carte configuration: the upstream MCP servers to gather, and how to search them.');
 
@@ -219,3 +279,4 @@ export type StdioServerConfig = Extract<ServerConfig, { kind: 'stdio' }>;
 export type RemoteServerConfig = Extract<ServerConfig, { kind: 'remote' }>;
 export type SearchConfig = CarteConfig['search'];
 export type RemoteSearchConfig = NonNullable<SearchConfig['remote']>;
+export type ToolRule = z.output<typeof ToolRuleSchema>;

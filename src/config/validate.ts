@@ -16,6 +16,7 @@ import {
   type ServerConfig,
 } from './schema.js';
 import { badIdMessage, isServerId } from './server-ids.js';
+import { validateRules } from './validate-rules.js';
 import { validateServer } from './validate-server.js';
 
 export interface ValidateOptions {
@@ -55,6 +56,7 @@ export function validateConfig(
   const searchAsWritten = checkSection(SearchSchema, 'search', doc.search, out);
   const search = searchAsWritten && resolveSearch(searchAsWritten, opts, out);
   const limits = checkSection(LimitsSchema, 'limits', doc.limits, out);
+  const rules = validateRules(doc.rules, isRecord(doc.servers) ? Object.keys(doc.servers) : [], out);
   const servers: Record<string, ServerConfig> = {};
   for (const [id, server] of written) {
     const ctx = { ...opts, server: opts.writtenIds?.get(id) ?? id };
@@ -63,9 +65,9 @@ export function validateConfig(
     rememberAsWritten(resolved, server, opts.dataDir);
     servers[id] = resolved;
   }
-  if (out.errors.length > start || search === undefined || limits === undefined) return undefined;
+  if (out.errors.length > start || !search || !limits || !rules) return undefined;
   const $schema = typeof doc.$schema === 'string' ? { $schema: doc.$schema } : {};
-  return { ...$schema, servers, search, limits };
+  return { ...$schema, servers, search, limits, rules };
 }
 
 function checkServers(value: unknown, checkIds: boolean, out: Problems): [string, ServerConfig][] {

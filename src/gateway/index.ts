@@ -2,6 +2,8 @@
 export { Gateway } from './gateway.js';
 export { serversFromConfig } from './from-config.js';
 export { buildOfflineRanker, type CatalogFileTool, type OfflineRanker } from './rank.js';
+export { categorizeCatalog, type CategorizedTool, type OfflineCategories } from './categorize-offline.js';
+export { CATEGORY_IDS, categoryLabel, type CategorizeOptions, type CategoryId } from '../catalog/index.js';
 export type { GatewayOptions, SearchRequest } from './gateway.js';
 export { EMBED_BATCH, TEXT_RECIPE } from './hybrid-search.js';
 export {
@@ -36,4 +38,22 @@ export type {
 } from './types.js';
 export type { SyncReport } from '../catalog/index.js';
 export type { Logger } from '../upstream/index.js';
-export { openStore, type Store } from '../store/index.js';
+export { openStore, type HotScore, type Store, type ToolUsage } from '../store/index.js';
+export {
+  BUDGET_DEFAULTS,
+  checkMaxTokens,
+  fitToBudget,
+  type Fit,
+  type FitOptions,
+  type Omitted,
+  type Rendering,
+} from './budget.js';
+export { countTokens, ENCODINGS, loadTokenizer, type Encoding, type Tokenizer } from './budget-tokens.js';
+export {
+  fitToolDetail,
+  reduceToolDetail,
+  TOOL_DETAIL_LEVELS,
+  type FittedToolDetail,
+  type ReducedToolDetail,
+  type ToolDetailLevel,
+} from './budget-tool.js';

@@ -6,3 +6,16 @@ export {
   type PolicyTool,
   type ToolVerdict,
 } from './visibility.js';
+export {
+  compileRules,
+  describeRule,
+  evaluateRules,
+  explainVisibility,
+  rulePatterns,
+  type CompiledRule,
+  type CompiledRules,
+  type RuleDecision,
+  type RuleInput,
+  type RuleTool,
+} from './rules.js';
+export { compilePattern, type CompiledPattern } from './patterns.js';

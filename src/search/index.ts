@@ -39,3 +39,4 @@ export {
 } from './remote-fallback.js';
 export type { FetchLike } from './remote-http.js';
 export { editDistance } from './typo.js';
+export { applyUsagePrior, usageFactor, USAGE_PRIOR_DEFAULTS, type UsagePriorOptions } from './usage-prior.js';

@@ -4,13 +4,29 @@ import { ServersRepo } from './servers-repo.js';
 import { ToolsRepo } from './tools-repo.js';
 import { SnapshotsRepo } from './snapshots-repo.js';
 import { VectorsRepo } from './vectors-repo.js';
+import { ACTIVITY_DEFAULTS, ActivityRepo, type ActivityOptions } from './activity-repo.js';
 
 export type { DiscoveryStatus, ServerRow, ToolRow, ToolChanges, ToolSearchRow } from './types.js';
 export { DISCOVERY_STATUSES } from './types.js';
 export type { DiscoveryOutcome } from './servers-repo.js';
 export type { VectorModel, VectorRow } from './vectors-repo.js';
+export type {
+  ActivityEvent,
+  ActivityKind,
+  ActivityOptions,
+  ActivityOutcome,
+  HotScore,
+  ToolUsage,
+} from './activity-repo.js';
+export {
+  ACTIVITY_DEFAULTS,
+  ACTIVITY_KINDS,
+  HOT_DEFAULTS,
+  PRUNE_BATCH,
+  PRUNE_EVERY,
+} from './activity-repo.js';
 export { SCHEMA_VERSION } from './migrations.js';
-export { ServersRepo, SnapshotsRepo, ToolsRepo, VectorsRepo };
+export { ActivityRepo, ServersRepo, SnapshotsRepo, ToolsRepo, VectorsRepo };
 
 /** The store: repositories over one database, plus a transaction helper. */
 export interface Store {
@@ -21,6 +37,8 @@ export interface Store {
   readonly vectors: VectorsRepo;
   /** Derived search state (the lexical index's analysis of the catalog), cached by content key. */
   readonly snapshots: SnapshotsRepo;
+  /** One row per gateway event (calls today): usage statistics and the hot list. */
+  readonly activity: ActivityRepo;
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T;
   /** `PRAGMA integrity_check`: 'ok' when the file is sound. */
@@ -28,15 +46,23 @@ export interface Store {
   close(): void;
 }
 
-/** Opens the store file (created and migrated as needed). */
-export function openStore(path: string): Store {
+export interface StoreOptions {
+  /** Retention of the activity table (ACTIVITY_DEFAULTS when absent). */
+  activity?: Partial<ActivityOptions>;
+}
+
+/** Opens the store file (created and migrated as needed) and prunes expired activity rows. */
+export function openStore(path: string, options: StoreOptions = {}): Store {
   const db: Db = openDatabase(path);
+  const activity = new ActivityRepo(db, { ...ACTIVITY_DEFAULTS, ...options.activity });
+  activity.pruneExpired();
   return {
     path,
     servers: new ServersRepo(db),
     tools: new ToolsRepo(db),
     vectors: new VectorsRepo(db),
     snapshots: new SnapshotsRepo(db),
+    activity,
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     checkIntegrity: () => String(db.pragma('integrity_check', { simple: true })),
     close: () => db.close(),

@@ -57,6 +57,27 @@ export const MIGRATIONS: readonly string[] = [
    UPDATE tools SET param_names = (
      SELECT json_group_array(p.key) FROM json_each(tools.input_schema, '$.properties') p
      WHERE json_type(tools.input_schema, '$.properties') = 'object');`,
+  // 5: usage (issue 14). One row per gateway event; today only `call`. `at` is unix epoch
+  // milliseconds (an integer: cheap to compare, prune and decay). `outcome` is 'ok', 'tool_error'
+  // or a CarteError code, unchecked so new codes need no migration; `kind` is unchecked for the same
+  // reason (ACTIVITY_KINDS in activity-repo.ts). The trust issue adds its columns (request id, token
+  // id, project, argument digest) with ALTER TABLE ADD COLUMN, which rewrites nothing in SQLite.
+  // One index, on time: pruning and time ranges. An index by tool was measured and left out: it
+  // makes the hot-list query 2-3x faster but a write's mean cost 1.6-2.1x (its inserts land on
+  // random pages, so WAL checkpoints copy more of them); writes are every call, the usage queries
+  // rare (docs/benchmarks.md, "Activity write").
+  `CREATE TABLE activity (
+     id INTEGER PRIMARY KEY,
+     at INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     key TEXT,
+     server TEXT,
+     outcome TEXT NOT NULL,
+     duration_ms REAL NOT NULL CHECK (duration_ms >= 0),
+     result_bytes INTEGER CHECK (result_bytes >= 0),
+     CHECK (kind <> 'call' OR (key IS NOT NULL AND server IS NOT NULL))
+   ) STRICT;
+   CREATE INDEX activity_by_time ON activity(at);`,
 ];
 
 /** The schema version this build writes. */

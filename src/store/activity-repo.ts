@@ -1,0 +1,212 @@
+import { CarteError, type ErrorCode } from '../errors.js';
+import { prepared, type Db } from './sqlite.js';
+
+/** Kinds of event the activity table holds; only `call` is recorded today (the rest: the trust issue). */
+export const ACTIVITY_KINDS = ['call', 'search', 'browse', 'describe', 'admin'] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** How an event ended: `ok`, the upstream's own `isError` result, or the gateway's error code. */
+export type ActivityOutcome = 'ok' | 'tool_error' | ErrorCode;
+
+/** One event to record. A `call` needs its tool key and server. */
+export interface ActivityEvent {
+  kind: ActivityKind;
+  /** Unix epoch milliseconds; now when absent. */
+  at?: number;
+  key?: string;
+  server?: string;
+  outcome: ActivityOutcome;
+  durationMs: number;
+  /** Size of the result (see gateway/usage.ts for how it is measured); absent for failures. */
+  resultBytes?: number;
+}
+
+/** One tool's calls in a time range (`carte tools --usage`). */
+export interface ToolUsage {
+  key: string;
+  calls: number;
+  /** Calls that did not end `ok`: the tool's own errors and Carte's. */
+  errors: number;
+  /** errors / calls, 0..1. */
+  errorRate: number;
+  /** Median duration of all its calls, failures included (the lower median: the ⌈n/2⌉-th smallest). */
+  p50Ms: number;
+  /** ISO time of the latest call. */
+  lastUsedAt: string;
+}
+
+/** A tool's recency-weighted call count. */
+export interface HotScore {
+  key: string;
+  score: number;
+}
+
+export interface ActivityOptions {
+  /** Rows older than this are pruned (on open and every PRUNE_EVERY writes). */
+  retentionDays: number;
+  /** At most this many rows are kept, whatever their age (a runaway agent cannot fill the disk). */
+  maxRows: number;
+}
+
+/**
+ * 90 days: at the hot list's 7-day half-life a 90-day-old call weighs 2^-12.9 (0.0001), so usage
+ * older than that changes nothing but `carte tools --usage`. 200,000 rows (2,200 calls a day for
+ * 90 days) is about 20 MB; the usage queries read every row, so their time grows with it: twice
+ * the 100k-row times in docs/benchmarks.md ("Activity write") at most.
+ */
+export const ACTIVITY_DEFAULTS: ActivityOptions = { retentionDays: 90, maxRows: 200_000 };
+
+/** The hot list: a call's weight halves every `halfLifeDays` (range > 0). */
+export const HOT_DEFAULTS = { halfLifeDays: 7, limit: 50 } as const;
+
+/** A periodic prune runs every this many writes and deletes at most PRUNE_BATCH rows per rule: a bounded pause. */
+export const PRUNE_EVERY = 1000;
+export const PRUNE_BATCH = 5000;
+
+/** Calls older than this many half-lives weigh under 2^-20 and are not read by hotScores. */
+const HOT_HORIZON_HALF_LIVES = 20;
+const DAY_MS = 86_400_000;
+
+/** The activity table: one row per gateway event, for usage statistics, the hot list and later the audit log. */
+export class ActivityRepo {
+  private readonly insert;
+  private writes = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: ActivityOptions = ACTIVITY_DEFAULTS,
+  ) {
+    checkOptions(options);
+    this.insert = prepared(
+      db,
+      `INSERT INTO activity (at, kind, key, server, outcome, duration_ms, result_bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  /** Appends one event (one prepared INSERT); every PRUNE_EVERY writes, prunes a bounded batch. */
+  record(event: ActivityEvent): void {
+    this.insert.run(
+      event.at ?? Date.now(),
+      event.kind,
+      event.key ?? null,
+      event.server ?? null,
+      event.outcome,
+      Math.round(event.durationMs * 1000) / 1000, // µs resolution is plenty and reads well in sqlite3
+      event.resultBytes ?? null,
+    );
+    if (++this.writes % PRUNE_EVERY === 0) this.pruneExpired();
+  }
+
+  /** Calls, errors, median duration and last use of every tool called since `since` (epoch ms), most called first. */
+  usageByTool(opts: { since?: number } = {}): ToolUsage[] {
+    return this.readUsage(opts.since);
+  }
+
+  /**
+   * Each tool's calls that reached it (`ok` or `tool_error`) weighted by 2^-(age / half-life): a
+   * call now counts 1, one a half-life ago 0.5. Highest first, at most `limit`.
+   */
+  hotScores(opts: { now?: number; halfLifeDays?: number; limit?: number } = {}): HotScore[] {
+    const now = opts.now ?? Date.now();
+    const halfLifeDays = opts.halfLifeDays ?? HOT_DEFAULTS.halfLifeDays;
+    const limit = opts.limit ?? HOT_DEFAULTS.limit;
+    if (!(halfLifeDays > 0) || !Number.isInteger(limit) || limit < 1) {
+      throw new CarteError(
+        'bad_input',
+        `the hot list needs a half-life above 0 days and a whole limit of at least 1, not ${halfLifeDays} and ${limit}`,
+      );
+    }
+    const halfLifeMs = halfLifeDays * DAY_MS;
+    // A scan (`+at` keeps SQLite off the time index): at the default half-life the horizon spans
+    // the whole retention, where index lookups cost more than reading the rows. pow() is one of
+    // SQLite's math functions, which better-sqlite3 compiles in.
+    const sql = `SELECT key, sum(pow(2.0, (at - @now) / @halfLifeMs)) AS score FROM activity
+                 WHERE kind = 'call' AND +at > @horizon AND +at <= @now AND outcome IN ('ok', 'tool_error')
+                 GROUP BY key ORDER BY score DESC, key LIMIT @limit`;
+    return prepared(this.db, sql).all({
+      now,
+      halfLifeMs,
+      horizon: now - HOT_HORIZON_HALF_LIVES * halfLifeMs,
+      limit,
+    }) as HotScore[];
+  }
+
+  /** Deletes every row older than `olderThan` (epoch ms); returns how many. */
+  prune(olderThan: number): number {
+    return prepared(this.db, 'DELETE FROM activity WHERE at < ?').run(olderThan).changes;
+  }
+
+  /**
+   * Applies the retention options: rows past `retentionDays` and rows over `maxRows` (the oldest
+   * ids), at most PRUNE_BATCH of each. It reads first (three index seeks), so a store with nothing
+   * to prune is not written: opening one for a read-only command takes no write lock.
+   */
+  pruneExpired(now: number = Date.now()): number {
+    const cutoff = now - this.options.retentionDays * DAY_MS;
+    const sql = `SELECT (SELECT min(at) FROM activity), (SELECT min(id) FROM activity), (SELECT max(id) FROM activity)`;
+    const [oldest, minId, maxId] = prepared(this.db, sql).raw().get() as [number | null, number, number];
+    if (oldest === null) return 0;
+    let deleted = 0;
+    if (oldest < cutoff) {
+      const expired = `DELETE FROM activity WHERE id IN
+                         (SELECT id FROM activity WHERE at < ? ORDER BY at LIMIT ${PRUNE_BATCH})`;
+      deleted += prepared(this.db, expired).run(cutoff).changes;
+    }
+    const firstKept = Math.min(maxId - this.options.maxRows + 1, minId + PRUNE_BATCH);
+    if (firstKept > minId) {
+      deleted += prepared(this.db, 'DELETE FROM activity WHERE id < ?').run(firstKept).changes;
+    }
+    return deleted;
+  }
+
+  /** Rows in the table (all kinds). */
+  count(): number {
+    return prepared(this.db, 'SELECT count(*) FROM activity').pluck().get() as number;
+  }
+
+  // One statement, one pass: the medians are sorted in JS per tool. Measured on 100k rows, this is
+  // faster than SQL's window functions (row_number() OVER (PARTITION BY key ORDER BY duration_ms))
+  // plus a GROUP BY for the totals (docs/benchmarks.md, "Activity write"). With `since` the time
+  // index finds the range; without it the rows are scanned.
+  private readUsage(since: number | undefined): ToolUsage[] {
+    const range = since === undefined ? '' : ' AND at >= @since';
+    const sql = `SELECT key, duration_ms, outcome = 'ok', at FROM activity WHERE kind = 'call'${range}`;
+    const rows = prepared(this.db, sql)
+      .raw()
+      .iterate(since === undefined ? {} : { since }) as IterableIterator<[string, number, number, number]>;
+    const tools = new Map<string, { durations: number[]; errors: number; last: number }>();
+    for (const [key, durationMs, ok, at] of rows) {
+      let t = tools.get(key);
+      if (!t) tools.set(key, (t = { durations: [], errors: 0, last: at }));
+      t.durations.push(durationMs);
+      t.errors += 1 - ok;
+      if (at > t.last) t.last = at;
+    }
+    return [...tools]
+      .map(([key, t]) => ({
+        key,
+        calls: t.durations.length,
+        errors: t.errors,
+        errorRate: t.errors / t.durations.length,
+        p50Ms: lowerMedian(t.durations),
+        lastUsedAt: new Date(t.last).toISOString(),
+      }))
+      .sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1));
+  }
+}
+
+/** The ⌈n/2⌉-th smallest value (n > 0). */
+function lowerMedian(values: number[]): number {
+  const sorted = Float64Array.from(values).sort();
+  return sorted[(sorted.length - 1) >> 1]!;
+}
+
+function checkOptions(o: ActivityOptions): void {
+  if (!(o.retentionDays > 0) || !Number.isInteger(o.maxRows) || o.maxRows < 1) {
+    throw new CarteError(
+      'bad_input',
+      `activity retention needs retentionDays above 0 and a whole maxRows of at least 1, not ${o.retentionDays} and ${o.maxRows}`,
+    );
+  }
+}
