@@ -5,6 +5,7 @@ import {
   type CategoryId,
 } from '../catalog/index.js';
 import { CarteError } from '../errors.js';
+import { checkServerAndName } from './rank.js';
 
 /** One line of `carte categorize`: a tool's key, category and tags. */
 export interface CategorizedTool {
@@ -76,20 +77,7 @@ export function categorizeCatalog(
 }
 
 function checkEntry(raw: unknown, i: number): Entry {
-  const t = raw as Partial<Entry> | null;
-  if (
-    !t ||
-    typeof t !== 'object' ||
-    typeof t.server !== 'string' ||
-    typeof t.name !== 'string' ||
-    !t.server ||
-    !t.name
-  ) {
-    throw new CarteError(
-      'bad_input',
-      `catalog entry ${i} needs string "server" and "name", got ${JSON.stringify(raw)?.slice(0, 80)}`,
-    );
-  }
+  const t = checkServerAndName<Entry>(raw, i);
   for (const field of ['description', 'title', 'server_description'] as const) {
     const v = t[field];
     if (v !== undefined && v !== null && typeof v !== 'string') {
@@ -99,5 +87,5 @@ function checkEntry(raw: unknown, i: number): Entry {
       );
     }
   }
-  return t as Entry;
+  return t;
 }

@@ -47,8 +47,12 @@ export function buildOfflineRanker(tools: readonly unknown[]): OfflineRanker {
   };
 }
 
-function checkTool(raw: unknown, i: number): CatalogFileTool {
-  const t = raw as Partial<CatalogFileTool> | null;
+/** A catalog file entry's required string `server` and `name`, or an error naming entry `i`. */
+export function checkServerAndName<T extends { server: string; name: string }>(
+  raw: unknown,
+  i: number,
+): Partial<T> & { server: string; name: string } {
+  const t = raw as Partial<T> | null;
   if (
     !t ||
     typeof t !== 'object' ||
@@ -62,11 +66,16 @@ function checkTool(raw: unknown, i: number): CatalogFileTool {
       `catalog entry ${i} needs string "server" and "name", got ${JSON.stringify(raw)?.slice(0, 80)}`,
     );
   }
+  return t as Partial<T> & { server: string; name: string };
+}
+
+function checkTool(raw: unknown, i: number): CatalogFileTool {
+  const t = checkServerAndName<CatalogFileTool>(raw, i);
   if (t.description !== undefined && t.description !== null && typeof t.description !== 'string') {
     throw new CarteError(
       'bad_input',
       `catalog entry ${i} ("${t.server}/${t.name}") has a non-string "description"`,
     );
   }
-  return t as CatalogFileTool;
+  return t;
 }
