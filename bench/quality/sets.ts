@@ -2,6 +2,7 @@
 import type { SearchDoc } from '../../src/search/index.js';
 import { loadJson, sampleEvery, toSearchDoc, truncate, type BenchQuery, type BenchTool } from './data.js';
 import type { QuerySet } from './evaluate.js';
+import { chineseToolQueries, devSets } from './multilingual.js';
 
 /** MetaTool has 21,041 queries; every METATOOL_EVERY-th (from the first) gives about 2,100. */
 export const METATOOL_EVERY = 10;
@@ -81,6 +82,29 @@ export function loadSets(dir: string): QuerySet[] {
       queries: metaQueries,
       note: `every ${METATOOL_EVERY}th of ${meta.length}`,
     },
+    {
+      name: 'lmb-zh-tools small steps',
+      catalog: 'small',
+      docs: smallDocs,
+      queries: chineseToolQueries(steps, smallDocs),
+      note: 'lmb steps, only the groups of tools described in Chinese',
+    },
+    {
+      name: 'lmb-zh-tools big steps',
+      catalog: 'big',
+      docs: bigDocs,
+      queries: chineseToolQueries(steps, bigDocs),
+      note: 'lmb steps on the big catalog, only the groups of tools described in Chinese',
+    },
+    {
+      name: 'lmb-zh-tools big task',
+      catalog: 'big',
+      docs: bigDocs,
+      queries: chineseToolQueries(task, bigDocs),
+      note: 'lmb whole tasks on the big catalog, only the groups of tools described in Chinese',
+    },
+    ...devSets('small', smallDocs),
+    ...devSets('big', bigDocs),
     {
       name: 'exact-name big',
       catalog: 'big',

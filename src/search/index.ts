@@ -7,6 +7,21 @@ export { clampLimit, LIMITS, MAX_QUERY_CHARS } from './ranking.js';
 export { RANKER_DEFAULTS, type RankerOptions } from './options.js';
 export { mergeRankings, type RankedHit } from './merge.js';
 export { tokenize } from './tokenize.js';
+export {
+  createDictionaryTranslator,
+  NO_TRANSLATOR,
+  type GlossDictionary,
+  type Translator,
+} from './translator.js';
+export {
+  CEDICT_TRANSLATOR,
+  findCedict,
+  glossOfSenses,
+  lazyCedictTranslator,
+  loadCedict,
+  parseCedict,
+  type CedictOptions,
+} from './cedict.js';
 export { parseQuery, searchRequest, type ParsedQuery } from './query-syntax.js';
 export { embedAll, type Embedder } from './embedder.js';
 export { buildHybridIndex, toolTexts, type HybridIndex, type HybridOptions } from './hybrid.js';

@@ -8,7 +8,7 @@ import {
   type PostingsTable,
   type WeightedTerm,
 } from './bm25f.js';
-import { pickStemmer, TYPO_WEIGHT, type RankerOptions } from './options.js';
+import { GLOSS_WEIGHT, pickStemmer, TYPO_WEIGHT, type RankerOptions } from './options.js';
 import type { Candidates } from './ranking.js';
 import { buildServerPostings, serverEvidence } from './server-evidence.js';
 import { buildSynonymTable } from './synonyms.js';
@@ -91,6 +91,7 @@ export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions):
   const serverFields = new Map<string, { ids: number[][]; words: number[] }>();
   const fields: FieldIds[] = docs.map((d, i) => {
     const own = [d.name, d.title, d.description, (d.paramNames ?? []).join(' ')].map((t) => analyse(t, i));
+    const gloss = analyse(opts.translator.gloss(`${d.title ?? ''}\n${d.description ?? ''}`), i);
     const serverKey = `${d.server}\n${d.serverDescription ?? ''}`;
     let server = serverFields.get(serverKey);
     if (server) {
@@ -100,7 +101,7 @@ export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions):
       server = { ids: [d.server, d.serverDescription].map((t) => analyse(t, i, seen)), words: seen };
       serverFields.set(serverKey, server);
     }
-    return [...own, ...server.ids];
+    return [...own, ...server.ids, gloss];
   });
   const { serverOf, count } = numberServers(docs);
   const surfaceFrequency = new Map<string, number>();
@@ -132,7 +133,7 @@ export function buildLexicalScorer(
   const score = new Float64Array(docs.length);
   let touched: number[] = [];
 
-  /** Typed words, then corrections of words the catalog does not know, then synonyms. */
+  /** Typed words, then corrections of words the catalog does not know, then glosses, then synonyms. */
   function queryTerms(query: string): WeightedTerm[] {
     const words = [...new Set(surfaceWords(query, opts.stopWords))];
     const typed = new Map(words.map((w) => [stem(w), 1]));
@@ -141,6 +142,9 @@ export function buildLexicalScorer(
         if (bm.df(stem(w)) > 0) continue;
         for (const c of corrector.correct(w)) if (!typed.has(stem(c))) typed.set(stem(c), TYPO_WEIGHT);
       }
+    }
+    for (const w of surfaceWords(opts.translator.gloss(query), opts.stopWords)) {
+      if (!typed.has(stem(w))) typed.set(stem(w), GLOSS_WEIGHT);
     }
     const list = [...typed].map(([term, weight]) => ({ term, weight }));
     return opts.synonyms ? expand(list, bm.idf) : list;

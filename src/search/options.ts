@@ -1,6 +1,8 @@
 // Tunable parts of the lexical ranker, with the defaults the bench chose (docs/search.md).
 import type { Bm25fParams } from './bm25f.js';
+import { CEDICT_TRANSLATOR } from './cedict.js';
 import { identityStemmer, pluralStemmer, porterStemmer, type Stemmer } from './stem.js';
+import type { Translator } from './translator.js';
 
 /** Options of `buildSearchIndex`; every field has a default in RANKER_DEFAULTS. */
 export interface RankerOptions {
@@ -8,7 +10,7 @@ export interface RankerOptions {
   stemmer: 'porter' | 'plural' | 'none';
   /** Drop English stop words from documents and queries. */
   stopWords: boolean;
-  /** BM25F field weights, in the order name, title, description, params, server id, server description. */
+  /** BM25F field weights, in the order name, title, description, params, server id, server description, gloss. */
   bm25f: Bm25fParams;
   /**
    * Server evidence, >= 0: weight of the server's max-normalised match (its tools taken together,
@@ -31,6 +33,11 @@ export interface RankerOptions {
   stepContext: number;
   /** Relevance factor (0..1) of an exact copy of a tool ranked above it; 1 = no demotion. */
   copyFactor: number;
+  /**
+   * Glosses texts in other languages into English words (translator.ts): a tool's title and
+   * description into the gloss field, a query into extra words. NO_TRANSLATOR turns it off.
+   */
+  translator: Translator;
 }
 
 // Field weights (>= 0) say how much one occurrence counts relative to a description word;
@@ -45,11 +52,18 @@ export const DEFAULT_BM25F: Bm25fParams = {
     { weight: 1.5, b: 0.3 }, // parameter names
     { weight: 1.5, b: 0.3 }, // server id words
     { weight: 0.3, b: 0.75 }, // server description: shared by all the server's tools, so weak
+    { weight: 1, b: 0.75 }, // gloss: English words for the title and description, weighted like the description
   ],
 };
 
 /** Weight of a typo correction relative to a typed word, 0..1: a guess counts less than a fact. */
 export const TYPO_WEIGHT = 0.5;
+
+/**
+ * Weight of a query's gloss word relative to a typed word, 0..1: the words of a dictionary's
+ * first senses, not the user's own (docs/search.md, "Other languages").
+ */
+export const GLOSS_WEIGHT = 1;
 
 /** The defaults. */
 export const RANKER_DEFAULTS: RankerOptions = {
@@ -62,6 +76,7 @@ export const RANKER_DEFAULTS: RankerOptions = {
   synonyms: true,
   copyFactor: 0.5,
   stepContext: 0.5,
+  translator: CEDICT_TRANSLATOR,
 };
 
 /** The stemmer function an option names. */
