@@ -17,7 +17,7 @@ export interface BigCatalog {
   dataDir: string;
   servers: GatewayServer[];
   toolCount: number;
-  /** Writing every server's discovery through `applyDiscovery` (one transaction each). */
+  /** Writing every server's discovery through `applyDiscovery` (one transaction each, categories included). */
   writeMs: number;
 }
 
@@ -59,11 +59,9 @@ export function writeBigCatalog(dir: string, tools: readonly BenchTool[]): BigCa
       ...(t.description ? { description: t.description } : {}),
       inputSchema: t.inputSchema ?? { type: 'object' },
     }));
-    toolCount += applyDiscovery(store, id, {
-      tools: listed,
-      protocolEra: 'legacy',
-      serverName: id,
-    }).toolCount;
+    const serverDescription = list[0]?.server_description?.trim() || undefined;
+    const discovery = { tools: listed, protocolEra: 'legacy', serverName: id };
+    toolCount += applyDiscovery(store, id, discovery, { serverDescription }).toolCount;
   }
   const writeMs = performance.now() - start;
   store.close();

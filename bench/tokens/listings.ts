@@ -1,12 +1,9 @@
 // The catalogs bench:tokens measures, as the `tools/list` text an MCP client would be sent.
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { normaliseServerId, resolveDataDir } from '../../src/config/index.js';
+import { normaliseServerId } from '../../src/config/index.js';
 import { openStore } from '../../src/gateway/index.js';
 import { META_TOOLS } from '../../src/mcp/index.js';
-import { benchDataDir, loadBigCatalog } from '../core/bench-data.js';
-import { flag } from '../core/paths.js';
+import { benchDataDir, loadBigCatalog, type BenchTool } from '../core/bench-data.js';
 
 /** One tool as `tools/list` carries it. */
 export interface ListedTool {
@@ -20,7 +17,7 @@ export function listingText(tools: readonly unknown[]): string {
   return JSON.stringify({ tools });
 }
 
-/** What Carte lists: the four meta-tools, whatever the catalog. */
+/** The four meta-tools without a catalog digest (tiers.ts measures them with each catalog's). */
 export function metaListing(): string {
   return listingText(META_TOOLS);
 }
@@ -30,31 +27,23 @@ export function metaListing(): string {
  * gateway without meta-tools would list every tool: named by Carte key (`server/name`, with the
  * server id normalised as `bench/core/big-catalog.ts` does), schemas verbatim.
  */
-export function bigCatalogTools(): ListedTool[] {
-  return loadBigCatalog(benchDataDir()).map((t) => ({
+export function bigCatalogTools(raw: readonly BenchTool[] = loadBigCatalog(benchDataDir())): ListedTool[] {
+  return raw.map((t) => ({
     name: `${normaliseServerId(t.server)}/${t.name}`,
     ...(t.description ? { description: t.description } : {}),
     inputSchema: t.inputSchema ?? { type: 'object' },
   }));
 }
 
-/**
- * The stored catalog of a synced data dir (`--demo-data DIR`, else Carte's default data dir), or
- * why there is none. Run `carte sync` (with no config file, it syncs the demo) to make one.
- */
-export function storedCatalogTools(): { dir: string; tools?: ListedTool[] } {
-  const dir =
-    flag('demo-data') ?? resolveDataDir({ env: process.env, platform: process.platform, home: homedir() });
-  const path = join(dir, 'carte.db');
-  if (!existsSync(path)) return { dir };
-  const store = openStore(path);
+/** Every tool stored in a synced data dir (`<dataDir>/carte.db`), named by key. */
+export function storedCatalogTools(dataDir: string): ListedTool[] {
+  const store = openStore(join(dataDir, 'carte.db'));
   try {
-    const tools = store.tools.listAll().map((t) => ({
+    return store.tools.listAll().map((t) => ({
       name: t.key,
       ...(t.description ? { description: t.description } : {}),
       inputSchema: t.inputSchema,
     }));
-    return tools.length ? { dir, tools } : { dir };
   } finally {
     store.close();
   }

@@ -4,6 +4,7 @@ export type { ListedTool, RecordLimits, RecordResult } from './records.js';
 export { diffTools, dedupeByKey } from './diff.js';
 export { syncServer, applyDiscovery } from './sync.js';
 export type { Discovery, SyncReport, SyncOptions } from './sync.js';
+export { backfillCategories, categorizeStoredServer } from './store-categories.js';
 export { closestKeys } from './suggest.js';
 export { CATEGORIES, CATEGORY_IDS, categoryLabel, isCategoryId, type CategoryId } from './categories.js';
 export {

@@ -2,6 +2,7 @@ import type { Store } from '../store/index.js';
 import { toCarteError } from '../errors.js';
 import { buildToolRecord, RECORD_DEFAULTS, type ListedTool, type RecordLimits } from './records.js';
 import { dedupeByKey, diffTools } from './diff.js';
+import { categorizeStoredServer } from './store-categories.js';
 
 /** What one discovery of an upstream returned. */
 export interface Discovery {
@@ -30,6 +31,8 @@ export interface SyncReport {
 export interface SyncOptions {
   limits?: RecordLimits;
   now?: () => Date;
+  /** The server's configured description: evidence for its tools' categories. */
+  serverDescription?: string;
 }
 
 /**
@@ -62,7 +65,11 @@ export async function syncServer(
   };
 }
 
-/** Writes a listing already in hand (a discovery, or a re-list after `list_changed`). */
+/**
+ * Writes a listing already in hand (a discovery, or a re-list after `list_changed`). When a tool
+ * was added, changed or removed, or one has no stored category yet, the server's categories are
+ * recomputed in the same transaction, so they follow the content hashes.
+ */
 export function applyDiscovery(
   store: Store,
   serverId: string,
@@ -82,6 +89,10 @@ export function applyDiscovery(
   const changes = store.transaction(() => {
     const diff = diffTools(store.tools.listByServer(serverId), rows);
     store.tools.applyChanges(diff, at);
+    const touched = diff.added.length + diff.changed.length + diff.removed.length > 0;
+    if (touched || store.tools.hasMissingCategories(serverId)) {
+      categorizeStoredServer(store, { id: serverId, description: options.serverDescription });
+    }
     store.servers.recordDiscovery(serverId, {
       status: 'success',
       at,

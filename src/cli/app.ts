@@ -11,6 +11,7 @@ import {
 } from '../config/index.js';
 import { CarteError } from '../errors.js';
 import {
+  compileRules,
   Gateway,
   lazyUseLiteEmbedder,
   openStore,
@@ -19,6 +20,7 @@ import {
   type EmbedProgress,
   type GatewaySearchOptions,
   type Logger,
+  type Store,
 } from '../gateway/index.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js';
 import { formatProblem, note } from './output.js';
@@ -68,6 +70,8 @@ export function loadConfig(flags: GlobalFlags): LoadedConfig {
 
 export interface App extends LoadedConfig {
   gateway: Gateway;
+  /** The store the gateway uses: read-only statistics (`carte tools --usage`, `carte stats`). */
+  store: Store;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -84,10 +88,13 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
     logger,
     limits: loaded.config.limits,
     search: searchOptions(loaded.config),
+    rules: compileRules(loaded.config.rules),
+    hotList: { size: loaded.config.menu.hotList, halfLifeDays: loaded.config.menu.halfLifeDays },
   });
   return {
     ...loaded,
     gateway,
+    store,
     logger,
     close: async () => {
       await gateway.close();

@@ -39,3 +39,23 @@ export function parseJsonFlag(name: string, value: string | undefined): unknown 
     throw new CarteError('bad_input', `${name} is not valid JSON: ${(err as Error).message}`);
   }
 }
+
+/** Milliseconds per unit of a duration flag. */
+const DURATION_UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+/**
+ * Parses a duration flag such as `30m`, `24h`, `7d` or `2w` (a whole number, then one unit) into
+ * milliseconds, naming the flag and the bad value on error.
+ */
+export function parseDurationFlag(name: string, value: string | number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^([0-9]{1,6})([mhdw])$/.exec(String(value).trim());
+  const ms = m ? Number(m[1]) * DURATION_UNITS[m[2] as keyof typeof DURATION_UNITS] : 0;
+  if (ms <= 0) {
+    throw new CarteError(
+      'bad_input',
+      `${name} takes a duration such as 30m, 24h, 7d or 2w, not "${String(value)}"`,
+    );
+  }
+  return ms;
+}

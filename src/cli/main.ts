@@ -7,10 +7,13 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerRank } from './commands/rank.js';
 import { registerCategorize } from './commands/categorize.js';
 import { registerAdd, registerRemove } from './commands/edit.js';
+import { registerMenu } from './commands/menu.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
 import { registerServers } from './commands/servers.js';
+import { registerStats } from './commands/stats.js';
 import { registerSync } from './commands/sync.js';
+import { registerTools } from './commands/tools.js';
 
 /** The CLI entry: parses argv, runs one command, and maps errors to exit codes in one place. */
 export async function main(argv: string[]): Promise<void> {
@@ -28,6 +31,9 @@ export async function main(argv: string[]): Promise<void> {
     registerSearch,
     registerDescribe,
     registerCall,
+    registerTools,
+    registerMenu,
+    registerStats,
     registerConfig,
     registerAdd,
     registerRemove,

@@ -1,3 +1,4 @@
+export { count } from '../gateway/index.js';
 /** Prints rows as aligned columns (the last column is not padded). */
 export function formatTable(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
@@ -25,11 +26,6 @@ function width(text: string): number {
   return w;
 }
 
-/** A count as people write it: `1 tool`, `0 tools`, `7,011 tools` (irregular plurals passed in). */
-export function count(n: number, noun: string, plural = `${noun}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
-}
-
 /** Writes a line to stdout. */
 export function out(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -53,4 +49,24 @@ export function clip(text: string, max: number): string {
 /** A config problem as `path: message`, or just the message when it concerns the whole file. */
 export function formatProblem(p: { path: string; message: string }): string {
   return p.path ? `${p.path}: ${p.message}` : p.message;
+}
+
+/** A duration for a table: `0.4 ms`, `12 ms`, `1.3 s`. */
+export function formatMs(ms: number): string {
+  if (ms >= 1000) return `${(ms / 1000).toFixed(1)} s`;
+  return ms >= 10 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms`;
+}
+
+/** A past time relative to `now`: `just now`, `5m ago`, `3h ago`, `2d ago`. */
+export function formatAgo(iso: string, now: number = Date.now()): string {
+  const s = Math.max(0, (now - Date.parse(iso)) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86_400)}d ago`;
+}
+
+/** A ratio 0..1 as a percentage with at most one decimal: `0%`, `12.5%`, `100%`. */
+export function formatPercent(ratio: number): string {
+  return `${Math.round(ratio * 1000) / 10}%`;
 }

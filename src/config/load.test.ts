@@ -41,6 +41,8 @@ describe('Carte format: defaults', () => {
       search: { strategy: 'lexical' },
       limits: { maxSchemaBytes: 65536, maxResultBytes: 8388608 },
       rules: [],
+      exposure: { mode: 'meta', maxTools: 50 },
+      menu: { hotList: 12, halfLifeDays: 7 },
     });
   });
 
@@ -50,6 +52,11 @@ describe('Carte format: defaults', () => {
     ['empty sections', 'servers:\nsearch:\nlimits:\n'],
   ])('reads %s as no servers', (_name, text) => {
     expect(yaml(text)).toMatchObject({ ok: true, config: { servers: {}, search: { strategy: 'lexical' } } });
+  });
+
+  it('reads the exposure block', () => {
+    const r = yaml('exposure:\n  mode: direct\n');
+    expect(r).toMatchObject({ ok: true, config: { exposure: { mode: 'direct', maxTools: 50 } } });
   });
 
   it('reads JSON by extension, with comments and trailing commas', () => {

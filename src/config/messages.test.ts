@@ -149,6 +149,21 @@ describe('Carte format: error messages', () => {
       only('limits.maxSchemaBytes', 'must be at least 1024, got 10'),
     ],
     ['section not an object', 'limits: 5\n', only('limits', 'expected an object, got 5')],
+    [
+      'bad exposure mode',
+      'exposure:\n  mode: tools\n',
+      only('exposure.mode', 'expected "meta" or "direct", got "tools"'),
+    ],
+    [
+      'exposure maxTools too big',
+      'exposure:\n  maxTools: 501\n',
+      only('exposure.maxTools', 'must be at most 500, got 501'),
+    ],
+    [
+      'exposure key misspelt',
+      'exposure:\n  maxTool: 5\n',
+      only('exposure.maxTool', 'unknown key "maxTool"; did you mean "maxTools"?'),
+    ],
     ['$schema not a string', '$schema: 5\n', only('$schema', 'expected a string, got 5')],
     [
       'url not http',

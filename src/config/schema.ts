@@ -251,6 +251,45 @@ export const ToolRuleSchema = z
   })
   .describe('A tool rule: the tools it matches, and what it sets on them.');
 
+/** How `tools/list` shows upstream tools: the four meta-tools, or the hot tools themselves. */
+export const ExposureSchema = z
+  .strictObject({
+    mode: z
+      .enum(['meta', 'direct'])
+      .default('meta')
+      .describe(
+        'What tools/list shows an agent: meta (the four meta-tools) or direct (the hot tools themselves, under provider-safe names, plus search_tools; tools found by search are added).',
+      ),
+    maxTools: z
+      .int()
+      .min(1)
+      .max(500)
+      .default(50)
+      .describe(
+        'In direct mode, most upstream tools listed at once per session; past it the least recently used is dropped.',
+      ),
+  })
+  .describe('How upstream tools are shown to agents (docs/config.md, "Direct mode").');
+
+/** The menu agents browse (docs/menu.md, "Tiers"). */
+export const MenuSchema = z
+  .strictObject({
+    hotList: z
+      .number()
+      .int()
+      .min(0)
+      .max(50)
+      .default(12)
+      .describe('Tools in the hot list: pinned ones first, then the most used. 0 turns it off. Default 12.'),
+    halfLifeDays: z
+      .number()
+      .positive()
+      .max(365)
+      .default(7)
+      .describe("How fast a call's weight in the hot list fades: it halves every this many days. Default 7."),
+  })
+  .describe('The menu agents browse with browse_tools: the hot list.');
+
 /** The whole config file in Carte's own format: the source of the config types. */
 export const ConfigSchema = z
   .strictObject({
@@ -270,6 +309,8 @@ export const ConfigSchema = z
       .describe(
         'Tool rules, in order: hide or show tools, tag them, set their category or pin them (docs/menu.md, "Rules").',
       ),
+    exposure: ExposureSchema.prefault({}),
+    menu: MenuSchema.prefault({}),
   })
   .describe('Carte configuration: the upstream MCP servers to gather, and how to search them.');
 
@@ -280,3 +321,5 @@ export type RemoteServerConfig = Extract<ServerConfig, { kind: 'remote' }>;
 export type SearchConfig = CarteConfig['search'];
 export type RemoteSearchConfig = NonNullable<SearchConfig['remote']>;
 export type ToolRule = z.output<typeof ToolRuleSchema>;
+export type ExposureConfig = CarteConfig['exposure'];
+export type MenuConfig = CarteConfig['menu'];

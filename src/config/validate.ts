@@ -7,6 +7,8 @@ import { resolveSearch } from './resolve-search.js';
 import { resolveServer } from './resolve-server.js';
 import {
   ConfigSchema,
+  ExposureSchema,
+  MenuSchema,
   LimitsSchema,
   RemoteEmbeddingsSchema,
   RemoteRerankSchema,
@@ -56,6 +58,8 @@ export function validateConfig(
   const searchAsWritten = checkSection(SearchSchema, 'search', doc.search, out);
   const search = searchAsWritten && resolveSearch(searchAsWritten, opts, out);
   const limits = checkSection(LimitsSchema, 'limits', doc.limits, out);
+  const exposure = checkSection(ExposureSchema, 'exposure', doc.exposure, out);
+  const menu = checkSection(MenuSchema, 'menu', doc.menu, out);
   const rules = validateRules(doc.rules, isRecord(doc.servers) ? Object.keys(doc.servers) : [], out);
   const servers: Record<string, ServerConfig> = {};
   for (const [id, server] of written) {
@@ -65,9 +69,9 @@ export function validateConfig(
     rememberAsWritten(resolved, server, opts.dataDir);
     servers[id] = resolved;
   }
-  if (out.errors.length > start || !search || !limits || !rules) return undefined;
+  if (out.errors.length > start || !search || !limits || !exposure || !menu || !rules) return undefined;
   const $schema = typeof doc.$schema === 'string' ? { $schema: doc.$schema } : {};
-  return { ...$schema, servers, search, limits, rules };
+  return { ...$schema, servers, search, limits, rules, exposure, menu };
 }
 
 function checkServers(value: unknown, checkIds: boolean, out: Problems): [string, ServerConfig][] {
@@ -86,7 +90,7 @@ function checkServers(value: unknown, checkIds: boolean, out: Problems): [string
   return servers;
 }
 
-type Section = typeof SearchSchema | typeof LimitsSchema;
+type Section = typeof SearchSchema | typeof LimitsSchema | typeof ExposureSchema | typeof MenuSchema;
 
 /** Keys of the objects nested in a section, by their dotted path, for "did you mean". */
 const NESTED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([

@@ -1,9 +1,14 @@
 import type { LexicalIndex, LexicalState, SearchDoc } from '../search/index.js';
 import type { Store, ToolSearchRow } from '../store/index.js';
+import type { VisibilityPolicy } from '../policy/index.js';
 import { buildIndexWithSnapshot } from './index-snapshot.js';
 
-/** A tool's search columns as a search document. */
-export function toSearchDoc(t: ToolSearchRow, serverDescription?: string): SearchDoc {
+/** A tool's search columns as a search document (with its menu filing, for `tag:` and `category:`). */
+export function toSearchDoc(
+  t: ToolSearchRow,
+  serverDescription?: string,
+  filing?: { category: string; tags: readonly string[] },
+): SearchDoc {
   return {
     key: t.key,
     server: t.serverId,
@@ -12,6 +17,9 @@ export function toSearchDoc(t: ToolSearchRow, serverDescription?: string): Searc
     ...(t.description ? { description: t.description } : {}),
     paramNames: t.paramNames,
     ...(serverDescription ? { serverDescription } : {}),
+    ...(filing
+      ? { categories: [filing.category], ...(filing.tags.length ? { tags: [...filing.tags] } : {}) }
+      : {}),
   };
 }
 
@@ -29,8 +37,8 @@ export class CatalogView {
 
   constructor(
     private readonly store: Store,
-    /** Whether a tool belongs in the index (the policy's verdict, taken once per rebuild). */
-    private readonly listedFilter: () => (key: string) => boolean,
+    /** Which tools belong in the index and how they are filed (taken once per rebuild). */
+    private readonly policy: () => VisibilityPolicy,
     private readonly serverDescriptions: () => ReadonlyMap<string, string>,
     private readonly log: { debug(message: string): void; warn(message: string): void },
   ) {}
@@ -51,11 +59,11 @@ export class CatalogView {
 
   searchIndex(): LexicalIndex {
     if (!this.index) {
-      const listed = this.listedFilter();
+      const policy = this.policy();
       const descriptions = this.serverDescriptions();
-      const rows = this.store.tools.listForSearch().filter((t) => listed(t.key));
+      const rows = this.store.tools.listForSearch().filter((t) => policy.isListed(t.key));
       this.rows = new Map(rows.map((t) => [t.key, t]));
-      this.docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId)));
+      this.docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId), policy.verdict(t.key)));
       const started = performance.now();
       const { index, from } = buildIndexWithSnapshot(this.docs, {
         snapshots: this.store.snapshots,

@@ -2,13 +2,20 @@ import { RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
 import type { SearchHit } from '../search/index.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
-import { browseMenu } from './browse.js';
+import { browse } from './menu.js';
+import { fitMenu, fitPage, fitResults } from './menu-budget.js';
+import { HotList, HOT_LIST_DEFAULTS, type HotListOptions } from './hot-list.js';
+import { recordCall, usageRecorder, type UsageRecorder } from './usage.js';
+import { fitToolDetail, type FittedToolDetail } from './budget-tool.js';
+import { applyUsagePrior } from '../search/index.js';
+import { backfillCategories } from '../catalog/index.js';
 import { PassthroughCalls } from './passthrough-calls.js';
 import { CatalogView } from './catalog-view.js';
 import type { GatewaySearchOptions, SearchStatus } from './search-options.js';
 import { ToolSearch } from './tool-search.js';
 import type { CallerContext } from './context.js';
 import type {
+  BrowseRequest,
   BrowseResult,
   CallOutcome,
   CallRequest,
@@ -27,8 +34,11 @@ import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './lifecycle.js';
 import { validateArguments } from './validate.js';
 import { lookupServer, lookupTool, serverDescriptions, serverSummary } from './lookups.js';
 import { syncServers, type SyncRequest } from './sync-servers.js';
-import { policyTool, VisibilityPolicy } from '../policy/index.js';
+import { policyTool, VisibilityPolicy, type CompiledRules, type ToolVerdict } from '../policy/index.js';
 import { toolDetail } from './detail.js';
+import { explainVerdict } from './verdicts.js';
+import { catalogDigest, type CatalogDigest } from './digest.js';
+import { SessionLedger, type SessionReport } from './sessions.js';
 
 export interface GatewayOptions {
   servers: readonly GatewayServer[];
@@ -39,6 +49,10 @@ export interface GatewayOptions {
   lifecycle?: Partial<LifecycleOptions>;
   /** How `searchToolsAsync` ranks; lexical when absent. */
   search?: GatewaySearchOptions;
+  /** Tool rules from the config (hide, show, tag, file, pin), compiled. */
+  rules?: CompiledRules;
+  /** The hot list's size and the half-life of a call's weight. */
+  hotList?: Partial<HotListOptions>;
 }
 
 /** The facade every face calls: search, browse, describe, call, sync. */
@@ -50,12 +64,24 @@ export class Gateway {
   private readonly toolSearch: ToolSearch;
   private visibility: VisibilityPolicy | null = null;
   private readonly passthrough: PassthroughCalls;
+  private rules: CompiledRules | undefined;
+  private readonly hotList: HotList;
+  private readonly recorder: UsageRecorder;
+  private readonly sessions: SessionLedger;
 
   constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
     const { store } = options;
     store.servers.pruneExcept([...this.servers.keys()]);
     for (const s of options.servers) store.servers.reconcileConfig(s.id, s.configHash);
+    this.rules = options.rules;
+    this.recorder = usageRecorder(store, options.logger);
+    this.sessions = new SessionLedger(store, options.logger);
+    this.hotList = new HotList(store, { ...HOT_LIST_DEFAULTS, ...options.hotList }, (m) =>
+      options.logger.warn(m),
+    );
+    // Tools stored before categories were (or whose categorising was interrupted) get theirs now.
+    backfillCategories(store, serverDescriptions(store, this.servers));
     this.upstreams = new Upstreams(
       store,
       options.logger,
@@ -65,10 +91,7 @@ export class Gateway {
     );
     this.view = new CatalogView(
       store,
-      () => {
-        const policy = this.policy();
-        return (key) => policy.isListed(key);
-      },
+      () => this.policy(),
       () => serverDescriptions(store, this.servers),
       options.logger,
     );
@@ -90,8 +113,13 @@ export class Gateway {
    * servers whose target changed restart and are rediscovered; new ones are discovered; the
    * others keep their connections and in-flight calls and only take the new settings.
    */
-  async reload(_ctx: CallerContext, servers: readonly GatewayServer[]): Promise<ReloadReport> {
+  async reload(
+    _ctx: CallerContext,
+    servers: readonly GatewayServer[],
+    rules?: CompiledRules,
+  ): Promise<ReloadReport> {
     const next = new Map(servers.map((s) => [s.id, s]));
+    if (rules) this.rules = rules;
     const report: ReloadReport = { ...planReload(this.servers, servers), syncs: [] };
     this.servers = next;
     const { store } = this.options;
@@ -128,7 +156,7 @@ export class Gateway {
   /** Lexical search, synchronous whatever the strategy (see searchToolsAsync). */
   searchTools(ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
     const { text, options } = this.searchPlan(ctx, query, req);
-    return this.results(this.toolSearch.lexical(text, options));
+    return this.results(applyUsagePrior(this.toolSearch.lexical(text, options), this.hotList.usage()));
   }
 
   /** Search with the configured strategy (see searchToolsWithMeta). */
@@ -152,7 +180,9 @@ export class Gateway {
   ): Promise<SearchOutcome> {
     const { text, options } = this.searchPlan(ctx, query, req);
     const { hits, meta } = await this.toolSearch.search(text, options);
-    return { results: this.results(hits), meta };
+    const results = this.results(applyUsagePrior(hits, this.hotList.usage()));
+    if (req.maxTokens === undefined) return { results, meta };
+    return { ...(await fitResults(results, req.maxTokens)), meta };
   }
 
   /** Embeds what the current catalog lacks (hybrid, remote embeddings) and resolves when search is ready or degraded. */
@@ -175,23 +205,67 @@ export class Gateway {
     return toResults(hits, (key) => this.view.row(key));
   }
 
-  /** The agent's menu: servers with what it may use of them, or one server's visible tools, paged. */
-  browseTools(_ctx: CallerContext, req: { server?: string; cursor?: string } = {}): BrowseResult {
-    return browseMenu(
+  /**
+   * The menu in tiers: `{}` gives the hot list (T0), the categories (T1) and the servers; a
+   * category and/or a server gives one page of its tools (T2), paged by a cursor that a catalog
+   * change makes stale. `maxTokens` bounds the answer's JSON text.
+   */
+  async browseTools(_ctx: CallerContext, req: BrowseRequest = {}): Promise<BrowseResult> {
+    const policy = this.policy();
+    const answer = browse(
       {
-        policy: this.policy(),
+        policy,
         servers: [...this.servers.values()],
+        row: (key) => this.view.row(key),
         rowsOf: (id) => this.options.store.tools.listByServer(id),
         summary: (s) => this.summary(s),
         server: (id) => this.server(id),
+        hot: () => this.hotList.keys(policy),
       },
       req,
     );
+    if (req.maxTokens === undefined) return answer;
+    return answer.kind === 'menu'
+      ? fitMenu(answer, req.maxTokens)
+      : fitPage(answer, policy.fingerprint(), req.maxTokens);
+  }
+
+  /** The keys an agent may list and call now, sorted (direct mode names them all). */
+  listedToolKeys(_ctx: CallerContext): readonly string[] {
+    return this.policy().listedKeys();
+  }
+
+  /** T0's keys: pinned tools, then the most used. */
+  hotToolKeys(_ctx: CallerContext): string[] {
+    return this.hotList.keys(this.policy());
+  }
+
+  /** One line on what the catalog holds, for the meta-tool descriptions (changes only with the catalog). */
+  catalogDigest(_ctx: CallerContext): CatalogDigest {
+    return catalogDigest(this.policy());
+  }
+
+  /** A downstream session ended: record its tokens against the full listing's (`carte stats`). */
+  endSession(_ctx: CallerContext, report: SessionReport): void {
+    this.sessions.end(this.policy(), report);
+  }
+
+  /** Every tool with the policy's verdict, hidden ones too: for the operator (`carte tools`). */
+  toolVerdicts(_ctx: CallerContext): { key: string; verdict: ToolVerdict; why: string }[] {
+    return this.policy()
+      .all()
+      .map(([key, verdict]) => ({ key, verdict, why: explainVerdict(this.rules, verdict) }));
   }
 
   describeTool(_ctx: CallerContext, key: string): ToolDetail {
     const t = this.tool(key);
     return toolDetail(t, this.summary(this.server(t.serverId)).status);
+  }
+
+  /** `describe_tool` within `maxTokens`: detail given up in TOOL_DETAIL_LEVELS order. */
+  async describeToolWithin(ctx: CallerContext, key: string, maxTokens?: number): Promise<FittedToolDetail> {
+    const detail = this.describeTool(ctx, key);
+    return maxTokens === undefined ? detail : (await fitToolDetail(detail, maxTokens)).answer;
   }
 
   /** Validates the arguments, then calls the upstream tool and returns its result verbatim. */
@@ -201,6 +275,12 @@ export class Gateway {
     args: unknown,
     req: CallRequest = {},
   ): Promise<CallOutcome> {
+    // Recorded from the start, so unknown keys and refused arguments count as failed calls.
+    const server = typeof key === 'string' && key.includes('/') ? policyTool(key).server : '';
+    return recordCall(this.recorder, { key: String(key), server }, () => this.runCall(key, args, req));
+  }
+
+  private async runCall(key: string, args: unknown, req: CallRequest): Promise<CallOutcome> {
     const t = this.tool(key);
     const s = this.server(t.serverId);
     if (!s.enabled) throw disabled(s.id);
@@ -251,6 +331,7 @@ export class Gateway {
   }
 
   async close(): Promise<void> {
+    await this.sessions.close();
     await this.toolSearch.close();
     await this.upstreams.close();
   }
@@ -277,6 +358,8 @@ export class Gateway {
     this.visibility ??= VisibilityPolicy.compute({
       servers: [...this.servers.values()],
       tools: this.options.store.tools.listKeys().map(policyTool),
+      ...(this.rules ? { rules: this.rules } : {}),
+      categories: this.options.store.tools.listCategories(),
     });
     return this.visibility;
   }
@@ -287,6 +370,7 @@ export class Gateway {
 
   private catalogChanged(): void {
     this.visibility = null;
+    this.hotList.invalidate();
     this.view.invalidate();
     this.toolSearch.catalogChanged();
     for (const l of this.listeners) l();

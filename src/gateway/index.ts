@@ -21,8 +21,10 @@ export { lazyUseLiteEmbedder, type Embedder, type RemoteMeta, type Reranker } fr
 export type { ReloadReport } from './reload.js';
 export { LOCAL_CALLER } from './context.js';
 export type { CallerContext } from './context.js';
-export { summarize } from './summary.js';
-export { BROWSE_PAGE_SIZE } from './browse.js';
+export { count, summarize } from './summary.js';
+export { compileRules, type CompiledRules } from '../policy/index.js';
+export type { BrowseRequest, CategorySummary, MenuAnswer, ToolPage } from './types.js';
+export { BROWSE_PAGE_SIZE, CATEGORY_EXAMPLES } from './menu.js';
 export { LIFECYCLE_DEFAULTS, SERVER_STATES, type LifecycleOptions, type ServerState } from './lifecycle.js';
 export type {
   BrowseResult,

@@ -10,6 +10,8 @@ export interface SearchRequest {
   minRelevance?: number;
   /** Read the query with the people's syntax: "phrases", server:ID, tag:X, category:X, -word. */
   syntax?: boolean;
+  /** Bound on the answer's JSON text `{results, omitted?}` in tokens (o200k); absent: no bound. */
+  maxTokens?: number;
 }
 
 /** The text and options to search with; people's syntax only when asked, agents' text never parsed. */

@@ -14,3 +14,8 @@ export function summarize(description: string | null | undefined): string {
   const space = cut.lastIndexOf(' ');
   return `${space > MAX_SUMMARY / 2 ? cut.slice(0, space) : cut}…`;
 }
+
+/** A count as people write it: `1 tool`, `0 tools`, `7,011 tools` (irregular plurals passed in). */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+}

@@ -2,6 +2,7 @@ import type { UpstreamTarget } from '../upstream/index.js';
 import type { DiscoveryStatus } from '../store/index.js';
 import type { ServerState } from './lifecycle.js';
 import type { SearchMeta } from './search-options.js';
+import type { CategoryId } from '../catalog/index.js';
 
 /** A configured server as the gateway sees it (built from the config by `serversFromConfig`). */
 export interface GatewayServer {
@@ -67,27 +68,72 @@ export interface SearchResult {
 export interface SearchOutcome {
   results: SearchResult[];
   meta: SearchMeta;
+  /** What `maxTokens` left out. */
+  omitted?: OmittedNote;
 }
 
-/** A tool in a server's menu page. */
+/** A tool in the hot list or a menu page. */
 export interface ToolSummary {
   key: string;
   title?: string;
   summary: string;
+  /** Pinned by a rule (hot list only). */
+  pinned?: true;
 }
 
-/** `browse_tools`: the server list, or one server's tools, paged. */
-export type BrowseResult =
-  | { kind: 'servers'; servers: AgentServer[] }
-  | {
-      kind: 'tools';
-      server: string;
-      usable: boolean;
-      reason?: string;
-      total: number;
-      tools: ToolSummary[];
-      nextCursor?: string;
-    };
+/** `browse_tools` arguments: no category and no server asks for the menu (T0, T1). */
+export interface BrowseRequest {
+  category?: string;
+  server?: string;
+  cursor?: string;
+  /** Bound on the answer's JSON text in tokens (o200k); absent: no bound. */
+  maxTokens?: number;
+}
+
+/** A category in the menu (T1). */
+export interface CategorySummary {
+  id: CategoryId;
+  label: string;
+  /** Listed tools in it, and the servers they come from. */
+  tools: number;
+  servers: number;
+  /** Up to three keys: hot ones first, then one per biggest server. */
+  examples: string[];
+}
+
+/** What an answer cut to `maxTokens` left out, and how to get the rest. */
+export interface OmittedNote {
+  count: number;
+  level?: string;
+  hint: string;
+}
+
+/** `browse_tools {}`: T0 (hot list: pinned, then most used) and T1 (categories), and the servers. */
+export interface MenuAnswer {
+  kind: 'menu';
+  hot: ToolSummary[];
+  categories: CategorySummary[];
+  /** Absent when a token budget left it out (`omitted` says so). */
+  servers?: AgentServer[];
+  omitted?: OmittedNote;
+}
+
+/** `browse_tools {category?, server?}`: T2, one page of tools. */
+export interface ToolPage {
+  kind: 'tools';
+  scope: { category?: CategoryId; server?: string };
+  /** For a server page: whether its tools can be called now, and why not. */
+  usable?: boolean;
+  reason?: string;
+  total: number;
+  /** Position of the first tool of this page in the whole list. */
+  offset: number;
+  tools: ToolSummary[];
+  nextCursor?: string;
+  omitted?: OmittedNote;
+}
+
+export type BrowseResult = MenuAnswer | ToolPage;
 
 /** Everything known about one tool. */
 export interface ToolDetail {

@@ -139,6 +139,7 @@ export class Upstreams {
   async sync(server: GatewayServer): Promise<SyncReport> {
     const report = await syncServer(this.store, server.id, () => this.discover(server), {
       limits: this.limits,
+      serverDescription: server.description,
     });
     this.onCatalogChange();
     return report;
@@ -159,7 +160,7 @@ export class Upstreams {
           this.store,
           server.id,
           { tools, protocolEra: conn.info.protocolEra, ...pickInfo(conn) },
-          { limits: this.limits },
+          { limits: this.limits, serverDescription: server.description },
         );
         this.logger.info(
           `[${server.id}] tool list changed: ${report.toolCount} tools (+${report.added} ~${report.changed} -${report.removed})`,

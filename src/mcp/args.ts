@@ -37,6 +37,16 @@ export class Args {
     return v;
   }
 
+  /** `maxTokens`: a whole number (the gateway checks its range and says the minimum). */
+  maxTokens(): number | undefined {
+    const v = this.raw.maxTokens;
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
+      throw this.bad(`${this.tool}: "maxTokens" must be a whole number, not ${preview(v)}`);
+    }
+    return v;
+  }
+
   value(name: string): unknown {
     return this.raw[name];
   }

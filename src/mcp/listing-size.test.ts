@@ -1,14 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../gateway/index.js';
-import { META_TOOLS } from './index.js';
+import { META_TOOLS, metaTools } from './index.js';
 
 // The whole point of the meta-tools is a small menu: their `tools/list` answer, as the face sends
-// it (`{tools: META_TOOLS}` as JSON), must stay under 500 tokens in the o200k_base encoding.
+// it (`{tools: [...]}` as JSON), must stay under 500 tokens in the o200k_base encoding, with the
+// longest catalog digest the gateway can write (six 24-character server ids, or six categories).
 const LIMIT = 500;
+// (six-figure counts throughout; category ids that tokenise worst; server ids that are 20 random letters)
+const SHORT = '1,234,567 tools, 12,345 servers, 10 categories.';
+const LONGEST_DIGEST = {
+  long: 'Holds 1,234,567 tools from 12,345 servers; most in communication 123,456, documents 123,456, utilities 123,456, security 123,456, ....',
+  short: SHORT,
+};
+const LONGEST_SERVERS = {
+  long: `Holds 1,234,567 tools: ${['qzxjvkwpyf', 'bnmgthrlsd', 'wqpzkxvjcy', 'lfgrtnbmhd']
+    .map((id, i) => `${id}${id.split('').reverse().join('').slice(0, 9)}… (${123_456 + i})`)
+    .join(', ')}.`,
+  short: SHORT,
+};
 
 describe('the meta-tools listing', () => {
-  it(`stays under ${LIMIT} tokens`, async () => {
-    const listing = JSON.stringify({ tools: META_TOOLS });
+  it.each([
+    ['without a digest', JSON.stringify({ tools: META_TOOLS })],
+    ['with the longest category digest', JSON.stringify({ tools: metaTools(LONGEST_DIGEST) })],
+    ['with the longest server digest', JSON.stringify({ tools: metaTools(LONGEST_SERVERS) })],
+  ])(`stays under ${LIMIT} tokens %s`, async (_, listing) => {
     const tokens = await countTokens(listing);
     process.stderr.write(`meta-tools listing: ${tokens} tokens (o200k_base), ${listing.length} characters\n`);
     expect(tokens).toBeLessThan(LIMIT);

@@ -1,7 +1,10 @@
 /**
  * The four fixed meta-tools Carte shows an agent instead of every upstream tool. Their whole
- * listing must stay under 500 tokens (pinned by a test); descriptions are short on purpose.
+ * listing must stay under 500 tokens for any catalog (pinned by a test with the longest digest);
+ * descriptions are short on purpose.
  */
+const maxTokens = { type: 'integer', minimum: 50 } as const;
+
 export const META_TOOLS = [
   {
     name: 'search_tools',
@@ -16,6 +19,7 @@ export const META_TOOLS = [
         },
         limit: { type: 'integer', minimum: 1, maximum: 50, description: 'Default 8' },
         server: { type: 'string', description: 'Only this server' },
+        maxTokens,
       },
       required: ['query'],
     },
@@ -24,10 +28,15 @@ export const META_TOOLS = [
   {
     name: 'browse_tools',
     description:
-      'Browse the menu: no server lists servers with tool counts and status; a server lists its tools, paged by cursor.',
+      'Browse the menu. No arguments: hot tools, categories with counts and examples, servers. A category and/or server: its tools, paged by cursor.',
     inputSchema: {
       type: 'object',
-      properties: { server: { type: 'string' }, cursor: { type: 'string' } },
+      properties: {
+        category: { type: 'string' },
+        server: { type: 'string' },
+        cursor: { type: 'string' },
+        maxTokens,
+      },
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
@@ -36,7 +45,7 @@ export const META_TOOLS = [
     description: "Get one tool's full definition (input and output schema, annotations) by key.",
     inputSchema: {
       type: 'object',
-      properties: { key: { type: 'string', description: 'server/tool' } },
+      properties: { key: { type: 'string', description: 'server/tool' }, maxTokens },
       required: ['key'],
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -54,3 +63,12 @@ export const META_TOOLS = [
 ] as const;
 
 export type MetaToolName = (typeof META_TOOLS)[number]['name'];
+
+/** The listing with the catalog's digest (gateway `catalogDigest`): the long one for search, the short for browse. */
+export function metaTools(digest: { long: string; short: string }): Record<string, unknown>[] {
+  return META_TOOLS.map((t) => {
+    if (t.name === 'search_tools') return { ...t, description: `${t.description} ${digest.long}` };
+    if (t.name === 'browse_tools') return { ...t, description: `${t.description} ${digest.short}` };
+    return { ...t };
+  });
+}

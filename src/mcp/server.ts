@@ -2,7 +2,9 @@ import { ProtocolError, Server } from '@modelcontextprotocol/server';
 import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
 import { LOCAL_CALLER, type CallerContext, type Gateway } from '../gateway/index.js';
 import { Args } from './args.js';
-import { META_TOOLS } from './meta-tools.js';
+import { META_TOOLS, metaTools } from './meta-tools.js';
+import { SessionMeter } from './session-meter.js';
+import { DirectMode, type ExposureOptions } from './direct-mode.js';
 
 type Result = Record<string, unknown>;
 type Ctx = {
@@ -16,24 +18,69 @@ type Ctx = {
 const INSTRUCTIONS =
   'Carte is a catalog of many MCP servers. Use search_tools (or browse_tools) to find a tool, describe_tool to read its schema, then call_tool with its key.';
 
-/** Builds the MCP server face: four meta-tools over the gateway. */
-export function createMcpServer(gateway: Gateway, caller: CallerContext = LOCAL_CALLER): Server {
+/** Builds the MCP server face: four meta-tools over the gateway, or in direct mode the hot tools and search. */
+export function createMcpServer(
+  gateway: Gateway,
+  caller: CallerContext = LOCAL_CALLER,
+  options: { exposure?: ExposureOptions } = {},
+): Server {
   const server = new Server(
     { name: 'carte', version: '0.1.0' },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
+      instructions: INSTRUCTIONS,
+    },
   );
-  server.setRequestHandler('tools/list', () => ({ tools: META_TOOLS.map((t) => ({ ...t })) as never }));
+  const meter = new SessionMeter();
+  const direct =
+    options.exposure?.mode === 'direct'
+      ? new DirectMode(gateway, caller, options.exposure.maxTools)
+      : undefined;
+  const listChanged = () => void server.sendToolListChanged().catch(() => undefined);
+  // The search and browse descriptions carry the catalog's digest: when it changes, say so.
+  let digest = gateway.catalogDigest(caller);
+  const stopWatching = gateway.onCatalogChanged(() => {
+    const next = gateway.catalogDigest(caller);
+    const renamed = direct?.refresh() ?? false;
+    if (next.long === digest.long && next.short === digest.short && !renamed) return;
+    digest = next;
+    listChanged();
+  });
+  const onclose = server.onclose;
+  server.onclose = () => {
+    stopWatching();
+    gateway.endSession(caller, meter.report());
+    onclose?.();
+  };
+  server.setRequestHandler('tools/list', () => {
+    const meta = metaTools(digest);
+    const answer = { tools: direct ? [meta[0]!, ...direct.tools()] : meta };
+    meter.sent(JSON.stringify(answer));
+    return answer as never;
+  });
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: raw } = request.params as { name: string; arguments?: Record<string, unknown> };
     const args = new Args(name, raw ?? {});
     try {
-      return (await dispatch(gateway, caller, name, args, ctx)) as never;
+      const key = direct?.keyOf(name);
+      if (direct && key !== undefined) {
+        direct.touch([key]);
+        return (await relayCall(gateway, caller, key, raw ?? {}, ctx)) as never;
+      }
+      const result = await dispatch(gateway, caller, name, args, ctx, direct, listChanged);
+      if (name !== 'call_tool') meter.sent(textOf(result));
+      return result as never;
     } catch (err) {
       return errorResult(toCarteError(err)) as never;
     }
   });
   registerPassthrough(server, gateway, caller);
   return server;
+}
+
+function textOf(result: Result): string {
+  const content = result.content as { text?: string }[] | undefined;
+  return content?.[0]?.text ?? '';
 }
 
 /** Upstream resources and prompts, with server-prefixed names and URIs; errors are JSON-RPC errors. */
@@ -78,25 +125,36 @@ async function dispatch(
   name: string,
   args: Args,
   ctx: Ctx,
+  direct: DirectMode | undefined,
+  listChanged: () => void,
 ): Promise<Result> {
   switch (name) {
     case 'search_tools': {
-      const { results, meta } = await gateway.searchToolsWithMeta(caller, args.query(), {
+      const { results, meta, omitted } = await gateway.searchToolsWithMeta(caller, args.query(), {
         ...optional('limit', args.limit(50)),
         ...optional('server', args.string('server')),
+        ...optional('maxTokens', args.maxTokens()),
       });
+      // Direct mode: what search finds becomes callable by name, and the client is told.
+      const shown = direct ? results.map((r) => ({ ...r, tool: direct.nameOf(r.key) })) : results;
+      if (direct?.touch(results.map((r) => r.key))) listChanged();
       // How it was ranked (remote provider, fallback and why) goes in _meta, outside the agent's text.
-      return { ...jsonResult({ results }), _meta: { 'carte/search': meta } };
+      return {
+        ...jsonResult({ results: shown, ...(omitted ? { omitted } : {}) }),
+        _meta: { 'carte/search': meta },
+      };
     }
     case 'browse_tools':
       return jsonResult(
-        gateway.browseTools(caller, {
+        await gateway.browseTools(caller, {
+          ...optional('category', args.string('category')),
           ...optional('server', args.string('server')),
           ...optional('cursor', args.string('cursor')),
+          ...optional('maxTokens', args.maxTokens()),
         }),
       );
     case 'describe_tool':
-      return jsonResult(gateway.describeTool(caller, args.string('key', true)));
+      return jsonResult(await gateway.describeToolWithin(caller, args.string('key', true), args.maxTokens()));
     case 'call_tool':
       return callTool(gateway, caller, args, ctx);
     default:
@@ -107,7 +165,18 @@ async function dispatch(
   }
 }
 
-async function callTool(gateway: Gateway, caller: CallerContext, args: Args, ctx: Ctx): Promise<Result> {
+function callTool(gateway: Gateway, caller: CallerContext, args: Args, ctx: Ctx): Promise<Result> {
+  return relayCall(gateway, caller, args.string('key', true), args.value('arguments'), ctx);
+}
+
+/** Calls a tool, relaying the upstream's progress with the token the client sent. */
+async function relayCall(
+  gateway: Gateway,
+  caller: CallerContext,
+  key: string,
+  argv: unknown,
+  ctx: Ctx,
+): Promise<Result> {
   const meta = ctx.mcpReq._meta ?? {};
   const { progressToken, ...rest } = meta;
   let open = true;
@@ -122,7 +191,7 @@ async function callTool(gateway: Gateway, caller: CallerContext, args: Args, ctx
             .catch(() => undefined);
         };
   try {
-    return await gateway.callTool(caller, args.string('key', true), args.value('arguments'), {
+    return await gateway.callTool(caller, key, argv, {
       signal: ctx.mcpReq.signal,
       ...optional('onProgress', relay),
       ...(Object.keys(rest).length ? { meta: rest } : {}),

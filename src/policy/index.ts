@@ -2,6 +2,9 @@
 export {
   policyTool,
   VisibilityPolicy,
+  UNFILED_CATEGORY,
+  type PolicyInput,
+  type StoredCategory,
   type PolicyServer,
   type PolicyTool,
   type ToolVerdict,

@@ -185,4 +185,74 @@ describe('ActivityRepo', () => {
     expect(store.activity.count()).toBe(1);
     expect(store.checkIntegrity()).toBe('ok');
   });
+
+  it('records session ends and sums their tokens, apart from the calls', () => {
+    const { activity } = open();
+    expect(activity.sessionStats()).toEqual({ sessions: 0, tokensSent: 0, tokensListing: 0 });
+    activity.record(call('a/x', NOW - 3000, 5));
+    activity.recordSession({ at: NOW - 2 * DAY, durationMs: 60_000, tokensSent: 900, tokensListing: 40_000 });
+    activity.recordSession({ at: NOW - 1000, durationMs: 1.5, tokensSent: 350, tokensListing: 40_000 });
+    activity.recordSession({ at: NOW, durationMs: 0, tokensSent: 0, tokensListing: 0 });
+    expect(activity.sessionStats()).toEqual({ sessions: 3, tokensSent: 1250, tokensListing: 80_000 });
+    expect(activity.sessionStats({ since: NOW - DAY })).toEqual({
+      sessions: 2,
+      tokensSent: 350,
+      tokensListing: 40_000,
+    });
+    expect(activity.count()).toBe(4);
+    expect(activity.usageByTool().map((u) => [u.key, u.calls])).toEqual([['a/x', 1]]);
+    expect(activity.hotScores({ now: NOW }).map((h) => h.key)).toEqual(['a/x']);
+  });
+
+  it('a session row has no key or server, outcome ok, and refuses token counts that are not whole', () => {
+    const path = tempPath();
+    const { activity } = open(path);
+    activity.recordSession({ at: NOW, durationMs: 2, tokensSent: 10, tokensListing: 20 });
+    for (const [sent, listing] of [
+      [1.5, 20],
+      [10, -1],
+      [Number.NaN, 0],
+    ] as const) {
+      expect(() =>
+        activity.recordSession({ durationMs: 1, tokensSent: sent, tokensListing: listing }),
+      ).toThrow(`session token counts must be whole numbers of at least 0, not ${sent} and ${listing}`);
+    }
+    const db = new Database(path, { readonly: true });
+    expect(
+      db
+        .prepare(
+          'SELECT kind, key, server, outcome, duration_ms, result_bytes, tokens_sent, tokens_listing FROM activity',
+        )
+        .all(),
+    ).toEqual([
+      {
+        kind: 'session',
+        key: null,
+        server: null,
+        outcome: 'ok',
+        duration_ms: 2,
+        result_bytes: null,
+        tokens_sent: 10,
+        tokens_listing: 20,
+      },
+    ]);
+    db.close();
+  });
+
+  it('migration 6 keeps the activity rows of a store at version 5; their token columns are NULL', () => {
+    const path = tempPath();
+    const db = new Database(path);
+    for (const sql of MIGRATIONS.slice(0, 5)) db.exec(sql);
+    db.pragma('user_version = 5');
+    db.prepare(
+      "INSERT INTO activity (at, kind, key, server, outcome, duration_ms) VALUES (?, 'call', 's/t', 's', 'ok', 3)",
+    ).run(NOW);
+    db.close();
+    const store = open(path);
+    expect(store.activity.usageByTool().map((u) => [u.key, u.calls])).toEqual([['s/t', 1]]);
+    expect(store.activity.sessionStats()).toEqual({ sessions: 0, tokensSent: 0, tokensListing: 0 });
+    store.activity.recordSession({ at: NOW, durationMs: 1, tokensSent: 5, tokensListing: 50 });
+    expect(store.activity.sessionStats()).toEqual({ sessions: 1, tokensSent: 5, tokensListing: 50 });
+    expect(store.checkIntegrity()).toBe('ok');
+  });
 });

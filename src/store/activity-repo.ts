@@ -1,8 +1,11 @@
 import { CarteError, type ErrorCode } from '../errors.js';
 import { prepared, type Db } from './sqlite.js';
 
-/** Kinds of event the activity table holds; only `call` is recorded today (the rest: the trust issue). */
-export const ACTIVITY_KINDS = ['call', 'search', 'browse', 'describe', 'admin'] as const;
+/**
+ * Kinds of event the activity table holds; `call` and `session` (one row at the end of each
+ * downstream session, with its token counts) are recorded today, the rest by the trust issue.
+ */
+export const ACTIVITY_KINDS = ['call', 'search', 'browse', 'describe', 'admin', 'session'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 /** How an event ended: `ok`, the upstream's own `isError` result, or the gateway's error code. */
@@ -19,6 +22,24 @@ export interface ActivityEvent {
   durationMs: number;
   /** Size of the result (see gateway/usage.ts for how it is measured); absent for failures. */
   resultBytes?: number;
+}
+
+/** One downstream session's end: what Carte sent against what a full listing would have cost. */
+export interface SessionEvent {
+  /** Unix epoch milliseconds of the session's end; now when absent. */
+  at?: number;
+  durationMs: number;
+  /** Tokens of everything Carte sent the client (listings and meta-tool answers), a whole number >= 0. */
+  tokensSent: number;
+  /** Tokens the full listing of the tools visible to the session would have cost, a whole number >= 0. */
+  tokensListing: number;
+}
+
+/** Sessions ended in a time range and their token sums (`carte stats`). */
+export interface SessionStats {
+  sessions: number;
+  tokensSent: number;
+  tokensListing: number;
 }
 
 /** One tool's calls in a time range (`carte tools --usage`). */
@@ -70,6 +91,7 @@ const DAY_MS = 86_400_000;
 /** The activity table: one row per gateway event, for usage statistics, the hot list and later the audit log. */
 export class ActivityRepo {
   private readonly insert;
+  private readonly insertSession;
   private writes = 0;
 
   constructor(
@@ -81,6 +103,11 @@ export class ActivityRepo {
       db,
       `INSERT INTO activity (at, kind, key, server, outcome, duration_ms, result_bytes)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertSession = prepared(
+      db,
+      `INSERT INTO activity (at, kind, outcome, duration_ms, tokens_sent, tokens_listing)
+       VALUES (?, 'session', 'ok', ?, ?, ?)`,
     );
   }
 
@@ -96,6 +123,36 @@ export class ActivityRepo {
       event.resultBytes ?? null,
     );
     if (++this.writes % PRUNE_EVERY === 0) this.pruneExpired();
+  }
+
+  /** Appends one `session` row (no key or server, outcome `ok`) with the session's token counts. */
+  recordSession(event: SessionEvent): void {
+    const { tokensSent, tokensListing } = event;
+    if (![tokensSent, tokensListing].every((n) => Number.isInteger(n) && n >= 0)) {
+      throw new CarteError(
+        'bad_input',
+        `session token counts must be whole numbers of at least 0, not ${tokensSent} and ${tokensListing}`,
+      );
+    }
+    this.insertSession.run(
+      event.at ?? Date.now(),
+      Math.round(event.durationMs * 1000) / 1000,
+      event.tokensSent,
+      event.tokensListing,
+    );
+    if (++this.writes % PRUNE_EVERY === 0) this.pruneExpired();
+  }
+
+  /**
+   * Sessions ended since `since` (epoch ms; all kept ones when absent) and their token sums. With
+   * `since` the time index finds the range; without it the table is scanned (there is no index by kind).
+   */
+  sessionStats(opts: { since?: number } = {}): SessionStats {
+    const range = opts.since === undefined ? '' : ' AND at >= @since';
+    const sql = `SELECT count(*) AS sessions, coalesce(sum(tokens_sent), 0) AS tokensSent,
+                 coalesce(sum(tokens_listing), 0) AS tokensListing
+                 FROM activity WHERE kind = 'session'${range}`;
+    return prepared(this.db, sql).get(opts.since === undefined ? {} : { since: opts.since }) as SessionStats;
   }
 
   /** Calls, errors, median duration and last use of every tool called since `since` (epoch ms), most called first. */

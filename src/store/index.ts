@@ -6,7 +6,15 @@ import { SnapshotsRepo } from './snapshots-repo.js';
 import { VectorsRepo } from './vectors-repo.js';
 import { ACTIVITY_DEFAULTS, ActivityRepo, type ActivityOptions } from './activity-repo.js';
 
-export type { DiscoveryStatus, ServerRow, ToolRow, ToolChanges, ToolSearchRow } from './types.js';
+export type {
+  CategoryEntry,
+  DiscoveryStatus,
+  ServerRow,
+  StoredCategory,
+  ToolRow,
+  ToolChanges,
+  ToolSearchRow,
+} from './types.js';
 export { DISCOVERY_STATUSES } from './types.js';
 export type { DiscoveryOutcome } from './servers-repo.js';
 export type { VectorModel, VectorRow } from './vectors-repo.js';
@@ -16,6 +24,8 @@ export type {
   ActivityOptions,
   ActivityOutcome,
   HotScore,
+  SessionEvent,
+  SessionStats,
   ToolUsage,
 } from './activity-repo.js';
 export {
@@ -37,7 +47,7 @@ export interface Store {
   readonly vectors: VectorsRepo;
   /** Derived search state (the lexical index's analysis of the catalog), cached by content key. */
   readonly snapshots: SnapshotsRepo;
-  /** One row per gateway event (calls today): usage statistics and the hot list. */
+  /** One row per gateway event (calls and session ends): usage, the hot list, tokens saved. */
   readonly activity: ActivityRepo;
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T;

@@ -78,6 +78,18 @@ export const MIGRATIONS: readonly string[] = [
      CHECK (kind <> 'call' OR (key IS NOT NULL AND server IS NOT NULL))
    ) STRICT;
    CREATE INDEX activity_by_time ON activity(at);`,
+  // 6: the menu's stored state (issue 14, items 2 and 7). tools.category and tools.tags (a JSON
+  // array) are the automatic categoriser's answer, NULL until it has run for the row: a sync
+  // rewrites a server's whole set whenever a tool is added, changed or removed (server evidence
+  // moves every tool's score), and the gateway back-fills NULL rows at start, so a store from
+  // before this migration gets its categories on first open. Rules override them at read time and
+  // are never stored. A change to the category ids or the method ships with a migration that sets
+  // category back to NULL. tokens_sent and tokens_listing are set only on `session` rows: what a
+  // downstream session was sent against what the full listing of its visible tools would cost.
+  `ALTER TABLE tools ADD COLUMN category TEXT;
+   ALTER TABLE tools ADD COLUMN tags TEXT;
+   ALTER TABLE activity ADD COLUMN tokens_sent INTEGER CHECK (tokens_sent >= 0);
+   ALTER TABLE activity ADD COLUMN tokens_listing INTEGER CHECK (tokens_listing >= 0);`,
 ];
 
 /** The schema version this build writes. */

@@ -1,4 +1,5 @@
 /** Records as the store keeps them; JSON columns are parsed values here. */
+import type { CategoryId } from '../config/index.js';
 
 export const DISCOVERY_STATUSES = ['never', 'discovering', 'success', 'failed'] as const;
 export type DiscoveryStatus = (typeof DISCOVERY_STATUSES)[number];
@@ -56,4 +57,17 @@ export interface ToolChanges {
   changed: ToolRow[];
   removed: string[];
   unchanged: string[];
+}
+
+/** A tool's stored automatic category and tags (rules apply on top, at read time). */
+export interface StoredCategory {
+  category: CategoryId;
+  tags: string[];
+}
+
+/** One tool's category and tags to store. */
+export interface CategoryEntry {
+  key: string;
+  category: CategoryId;
+  tags: readonly string[];
 }

@@ -53,12 +53,13 @@ describe('agent-facing answers keep to what an agent can act on', () => {
       text.includes(s),
     );
 
-  it('browse_tools {} answers id, description, tool count and usable (with a reason) only', async () => {
+  it('browse_tools {} answers servers with id, description, tool count and usable (with a reason) only', async () => {
     const r = await call('browse_tools', {});
     const text = (r.content as Array<{ text: string }>)[0]!.text;
     expect(leaks(text)).toEqual([]);
-    expect(JSON.parse(text)).toEqual({
-      kind: 'servers',
+    expect(JSON.parse(text)).toMatchObject({
+      kind: 'menu',
+      hot: [],
       servers: [
         { id: 'flaky', toolCount: 7, usable: true },
         { id: 'paged', toolCount: 7, usable: true },
@@ -72,7 +73,12 @@ describe('agent-facing answers keep to what an agent can act on', () => {
     const r = await call('browse_tools', { server: 'ghost' });
     const text = (r.content as Array<{ text: string }>)[0]!.text;
     expect(leaks(text)).toEqual([]);
-    expect(JSON.parse(text)).toMatchObject({ kind: 'tools', server: 'ghost', usable: false, total: 0 });
+    expect(JSON.parse(text)).toMatchObject({
+      kind: 'tools',
+      scope: { server: 'ghost' },
+      usable: false,
+      total: 0,
+    });
   });
 
   it('a failed discovery: the agent is told to ask, the operator gets the reason', async () => {

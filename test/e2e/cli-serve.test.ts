@@ -29,6 +29,9 @@ beforeAll(() => {
       `    command: ${JSON.stringify(process.execPath)}`,
       `    args: [${JSON.stringify(referenceEntry('server-memory'))}]`,
       '    env: { MEMORY_FILE_PATH: "${dataDir}/memory.jsonl" }',
+      'rules:',
+      "  - { match: '*delete*', enabled: false }",
+      '  - { match: everything/echo, pin: true }',
       '',
     ].join('\n'),
   );
@@ -58,6 +61,25 @@ describe('carte serve over stdio', () => {
       arguments: { key: 'everything/echo', arguments: { message: 'over stdio' } },
     });
     expect(echo.content).toEqual([{ type: 'text', text: 'Echo: over stdio' }]);
+  });
+
+  it("serves the menu with the config's rules: pinned first, hidden tools nowhere", async () => {
+    const menu = await client.callTool({ name: 'browse_tools', arguments: { maxTokens: 2000 } });
+    const answer = menu.structuredContent as {
+      hot: { key: string; pinned?: boolean }[];
+      categories: unknown[];
+    };
+    expect(answer.hot[0]).toMatchObject({ key: 'everything/echo', pinned: true });
+    expect(answer.categories.length).toBeGreaterThan(0);
+    const page = await client.callTool({ name: 'browse_tools', arguments: { server: 'memory' } });
+    const keys = (page.structuredContent as { tools: { key: string }[] }).tools.map((t) => t.key);
+    expect(keys).toContain('memory/create_entities');
+    expect(keys.filter((k) => k.includes('delete'))).toEqual([]);
+    const hidden = await client.callTool({
+      name: 'describe_tool',
+      arguments: { key: 'memory/delete_entities' },
+    });
+    expect(hidden.isError).toBe(true);
   });
 });
 

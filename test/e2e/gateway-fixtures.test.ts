@@ -126,7 +126,7 @@ describe('bad upstreams fail alone with a precise error', () => {
     await expect(off.gateway.callTool(ME, 'paged/page_tool_1', {})).rejects.toThrow(
       'server "paged" is disabled in the config; set enabled: true to use it',
     );
-    expect(() => off.gateway.browseTools(ME, { server: 'pagd' })).toThrow(
+    await expect(off.gateway.browseTools(ME, { server: 'pagd' })).rejects.toThrow(
       'unknown server "pagd"; did you mean "paged"?',
     );
   });

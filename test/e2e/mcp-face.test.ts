@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { createMcpServer } from '../../src/mcp/index.js';
-import { LOCAL_CALLER as ME } from '../../src/gateway/index.js';
+import { countTokens, LOCAL_CALLER as ME } from '../../src/gateway/index.js';
 import { fixture, harness, referenceEntry, stdioServer, type Harness } from './helpers.js';
 
 // Slow: the MCP face in-process over a linked transport, with real upstreams behind it.
@@ -32,8 +32,9 @@ describe('MCP face: four meta-tools', () => {
   it('lists exactly four tools, under 500 tokens in all', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['search_tools', 'browse_tools', 'describe_tool', 'call_tool']);
-    // A token is about 4 characters of JSON for English text and schemas; stay under 2,000.
-    expect(JSON.stringify(tools).length).toBeLessThan(2000);
+    expect(await countTokens(JSON.stringify({ tools }))).toBeLessThan(500);
+    // The search and browse descriptions say what the catalog holds.
+    expect(tools[0]!.description).toMatch(/Holds \d+ tools: /);
   });
 
   it('search_tools ranks tools and merges an array of queries', async () => {
@@ -44,11 +45,12 @@ describe('MCP face: four meta-tools', () => {
     expect(keys).toEqual(expect.arrayContaining(['everything/echo', 'everything/get-sum']));
   });
 
-  it('browse_tools lists servers, then one server paged', async () => {
-    const servers = json(await call('browse_tools', {}));
-    expect(servers.kind).toBe('servers');
+  it('browse_tools gives the menu, then one server paged', async () => {
+    const menu = json(await call('browse_tools', {}));
+    expect(menu.kind).toBe('menu');
+    expect((menu.categories as Array<{ tools: number }>).length).toBeGreaterThan(0);
     const page = json(await call('browse_tools', { server: 'paged' }));
-    expect(page).toMatchObject({ kind: 'tools', server: 'paged', total: 7 });
+    expect(page).toMatchObject({ kind: 'tools', scope: { server: 'paged' }, total: 7 });
   });
 
   it('describe_tool returns the full schema', async () => {

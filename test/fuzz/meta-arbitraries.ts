@@ -184,7 +184,9 @@ export function expectMeta(name: string, a: Record<string, unknown>, cat: Catalo
     case 'browse_tools': {
       const s = stringField('server') ?? stringField('cursor');
       if (s) return s;
-      if (!isString(a.server) || a.server === '') return ok;
+      // A cursor pages a category or a server: alone, it is refused.
+      if (!isString(a.server) || a.server === '')
+        return isString(a.cursor) && a.cursor !== '' ? bad('cursor') : ok;
       if (!cat.servers.includes(a.server)) return unknownServer(a.server);
       return isString(a.cursor) && a.cursor !== '' ? bad('cursor') : ok;
     }

@@ -37,14 +37,18 @@ export function registerServe(cli: CAC): void {
             .then(() => app.close())
             .finally(resolve);
         };
-        const handle = serveMcpStdio(app.gateway, (err: Error) => {
-          // A message over the transport's read buffer closes the connection and pauses stdin:
-          // no more input can arrive, so stop rather than hang.
-          if (/ReadBuffer exceeded/i.test(err.message)) {
-            app.logger.error(`mcp: ${err.message}; the client connection is closed, stopping`);
-            shutdown(1);
-          } else app.logger.warn(`mcp: ${firstLine(err.message)}`);
-        });
+        const handle = serveMcpStdio(
+          app.gateway,
+          (err: Error) => {
+            // A message over the transport's read buffer closes the connection and pauses stdin:
+            // no more input can arrive, so stop rather than hang.
+            if (/ReadBuffer exceeded/i.test(err.message)) {
+              app.logger.error(`mcp: ${err.message}; the client connection is closed, stopping`);
+              shutdown(1);
+            } else app.logger.warn(`mcp: ${firstLine(err.message)}`);
+          },
+          { exposure: app.config.exposure },
+        );
         process.stdin.once('end', () => shutdown(0));
         process.stdin.once('close', () => shutdown(0));
         process.once('SIGINT', () => shutdown(130));

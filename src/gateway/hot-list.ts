@@ -1,0 +1,70 @@
+// The hot list (T0) and the usage the search prior reads: recency-weighted call counts from the
+// activity table, read at most once per HOT_REFRESH_MS and again after a catalog change, never
+// per request (the query scans the recent calls).
+import type { VisibilityPolicy } from '../policy/index.js';
+import type { Store } from '../store/index.js';
+
+/** How long a read of the usage scores is reused. */
+export const HOT_REFRESH_MS = 30_000;
+/** Tools scored per read: the hot list takes the first listed ones, the search prior all. */
+export const HOT_SCORES_READ = 200;
+
+export interface HotListOptions {
+  /** Tools in the hot list: pinned first, then the most used. */
+  size: number;
+  /** Half-life of a call's weight, in days. */
+  halfLifeDays: number;
+}
+
+export const HOT_LIST_DEFAULTS: HotListOptions = { size: 12, halfLifeDays: 7 };
+
+export class HotList {
+  private scores: Map<string, number> | null = null;
+  private readAt = 0;
+  private warned = false;
+
+  constructor(
+    private readonly store: Pick<Store, 'activity'>,
+    private readonly options: HotListOptions,
+    private readonly warn: (message: string) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Forget the scores (the catalog changed: keys may have gone). */
+  invalidate(): void {
+    this.scores = null;
+  }
+
+  /** Each used tool's recency-weighted call count (empty when the table cannot be read). */
+  usage(): ReadonlyMap<string, number> {
+    const now = this.now();
+    if (this.scores && now - this.readAt < HOT_REFRESH_MS) return this.scores;
+    try {
+      const rows = this.store.activity.hotScores({
+        now,
+        halfLifeDays: this.options.halfLifeDays,
+        limit: HOT_SCORES_READ,
+      });
+      this.scores = new Map(rows.map((r) => [r.key, r.score]));
+    } catch (err) {
+      if (!this.warned)
+        this.warn(`cannot read tool usage, the hot list shows pins only: ${(err as Error).message}`);
+      this.warned = true;
+      this.scores = new Map();
+    }
+    this.readAt = now;
+    return this.scores;
+  }
+
+  /** T0: the policy's pinned tools, then the most used listed ones, at most `size` in all. */
+  keys(policy: VisibilityPolicy): string[] {
+    const pinned = policy.pinnedKeys();
+    const out = pinned.slice(0, this.options.size);
+    const taken = new Set(out);
+    for (const [key] of this.usage()) {
+      if (out.length >= this.options.size) break;
+      if (!taken.has(key) && policy.isListed(key)) out.push(key);
+    }
+    return out;
+  }
+}
