@@ -25,7 +25,9 @@ export const ERROR_CODES = {
   busy: { http: 429, jsonrpc: -32007, exit: 75 },
   /** The caller cancelled the request. */
   cancelled: { http: 499, jsonrpc: -32800, exit: 130 },
-  /** The caller may not do this (projects and tokens come with the trust issue). */
+  /** No valid credentials: a missing, malformed, unknown, expired or revoked token. */
+  unauthorized: { http: 401, jsonrpc: -32008, exit: 77 },
+  /** The caller may not do this: a scope it lacks, a project's deny, a refused confirmation. */
   denied: { http: 403, jsonrpc: -32005, exit: 77 },
   /** The store could not be opened or written (locked, corrupt, newer schema). */
   store: { http: 500, jsonrpc: -32006, exit: 74 },

@@ -88,7 +88,7 @@ function timeRecords(stores: Store[], blocks: number, perBlock: number): number[
 }
 
 /** A filled store, its WAL checkpointed (the fill's WAL would otherwise land on the first writes). */
-function filledStore(path: string, extraIndex?: string): Store {
+export function filledStore(path: string, extraIndex?: string): Store {
   openStore(path).close();
   const raw = new Database(path);
   if (extraIndex) raw.exec(extraIndex);

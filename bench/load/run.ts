@@ -1,8 +1,8 @@
-// Load bench: `npx tsx bench/load/run.ts [--quick] [--clients 1,4,16] [--http-clients 1,4] [--seconds S]`
-// (npm run bench:load).
+// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,faults,activity,audit]
+// [--clients 1,4,16] [--http-clients 1,4] [--seconds S]` (npm run bench:load).
 // Concurrent MCP sessions call everything/echo through `carte serve` and straight to the server in
 // the same run (stdio and Streamable HTTP upstreams), then a fault run with a crashing upstream and
-// the cost of recording each call in the store (activity-write.ts).
+// the cost of recording each call in the store (activity-write.ts) and of auditing it (audit-write.ts).
 // Prints markdown; writes bench/out/load.json.
 import { flag, hasFlag, numberFlag, requireBuild, tempDir } from '../core/paths.js';
 import { machine, machineLine, progress, writeJson } from '../core/report.js';
@@ -13,6 +13,7 @@ import { startEverythingHttp } from './http-upstream.js';
 import { arm, compareTable, cpuTable, decompositionTable, faultTable, overheadLine } from './tables.js';
 import { decompose } from './decompose.js';
 import { activityTables, activityWrite } from './activity-write.js';
+import { auditTables, auditWrite } from './audit-write.js';
 
 const HTTP_FACE_NOTE =
   'Downstream HTTP (clients reaching Carte over Streamable HTTP) is not measured: Carte has no HTTP face yet (a later issue). Over stdio every client session is its own `carte serve` process.';
@@ -23,6 +24,19 @@ function counts(name: string, fallback: string): number[] {
   if (list.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--${name} takes counts like 1,4,16, not "${raw}"`);
   return list;
+}
+
+const PARTS = ['stdio', 'decompose', 'http', 'faults', 'activity', 'audit'] as const;
+type Part = (typeof PARTS)[number];
+
+/** `--only a,b`: the parts to run (all by default), so one arm can be measured again alone. */
+function parts(): ReadonlySet<Part> {
+  const raw = flag('only');
+  if (raw === undefined) return new Set(PARTS);
+  const list = raw.split(',');
+  const bad = list.find((p) => !(PARTS as readonly string[]).includes(p));
+  if (bad !== undefined) throw new Error(`--only takes parts from ${PARTS.join(',')}, not "${bad}"`);
+  return new Set(list as Part[]);
 }
 
 function specs(quick: boolean): { stdio: CompareSpec[]; http: CompareSpec[] } {
@@ -37,6 +51,7 @@ function specs(quick: boolean): { stdio: CompareSpec[]; http: CompareSpec[] } {
 
 async function main(): Promise<void> {
   const quick = hasFlag('quick');
+  const only = parts();
   const durationMs = numberFlag('seconds', quick ? 1 : 3) * 1000;
   const rounds = 2;
   const stale = requireBuild();
@@ -49,7 +64,7 @@ async function main(): Promise<void> {
     progress(`load: ${what} (at ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   try {
     const stdioSetup = await setupCarte(tmp.dir, 'stdio', CONFIGS.stdio());
-    for (const spec of stdio) {
+    for (const spec of only.has('stdio') ? stdio : []) {
       step(`stdio upstream, ${spec.sessions} session(s) x ${spec.workers} in flight`);
       results.push(
         await compare(
@@ -59,36 +74,24 @@ async function main(): Promise<void> {
         ),
       );
     }
-    if (!quick) step('decomposition (direct, in-process gateway, carte serve)');
-    const parts = quick ? undefined : await decompose(stdioSetup, { durationMs, rounds });
-    const upstream = await startEverythingHttp();
-    try {
-      const httpSetup = await setupCarte(tmp.dir, 'http', CONFIGS.http(upstream.url));
-      for (const spec of http) {
-        step(`HTTP upstream, ${spec.sessions} session(s)`);
-        results.push(
-          await compare(
-            spec,
-            {
-              direct: { kind: 'direct-http', url: upstream.url },
-              carte: { kind: 'carte', ...httpSetup },
-              upstreamPid: upstream.pid,
-            },
-            { durationMs, rounds },
-          ),
-        );
-      }
-    } finally {
-      await upstream.stop();
-    }
-    step('fault run');
-    const faults = await faultRun(await setupCarte(tmp.dir, 'faults', CONFIGS.faults()), {
-      durationMs: quick ? 2000 : 5000,
-      workers: 4,
-    });
-    step('activity write (recording a call in the store)');
-    const activity = await activityWrite({ quick });
+    const decomposing = !quick && only.has('decompose');
+    if (decomposing) step('decomposition (direct, in-process gateway, carte serve)');
+    const split = decomposing ? await decompose(stdioSetup, { durationMs, rounds }) : undefined;
+    if (only.has('http'))
+      results.push(...(await httpUpstreamRows(tmp.dir, http, { durationMs, rounds }, step)));
+    if (only.has('faults')) step('fault run');
+    const faults = only.has('faults')
+      ? await faultRun(await setupCarte(tmp.dir, 'faults', CONFIGS.faults()), {
+          durationMs: quick ? 2000 : 5000,
+          workers: 4,
+        })
+      : undefined;
+    if (only.has('activity')) step('activity write (recording a call in the store)');
+    const activity = only.has('activity') ? await activityWrite({ quick }) : undefined;
+    if (only.has('audit')) step('audit write (begin + finish against one record)');
+    const audit = only.has('audit') ? await auditWrite({ quick }) : undefined;
     const totalS = (performance.now() - started) / 1000;
+    const skipped = 'not run (see --only)';
     const out = [
       '# Carte load bench',
       '',
@@ -107,17 +110,21 @@ async function main(): Promise<void> {
       '',
       '## Where the added latency goes (stdio, 1 session, 1 in flight)',
       '',
-      parts ? decompositionTable(parts) : 'skipped with --quick',
+      split ? decompositionTable(split) : quick ? 'skipped with --quick' : skipped,
       '',
       HTTP_FACE_NOTE,
       '',
       '## Fault run',
       '',
-      faultTable(faults),
+      faults ? faultTable(faults) : skipped,
       '',
       '## Activity write (recording each call in the store)',
       '',
-      activityTables(activity),
+      activity ? activityTables(activity) : skipped,
+      '',
+      '## Audit write (the audit log per call, against one usage record)',
+      '',
+      audit ? auditTables(audit) : skipped,
       '',
       `Total run time: ${totalS.toFixed(0)} s.`,
     ];
@@ -129,17 +136,18 @@ async function main(): Promise<void> {
       note: HTTP_FACE_NOTE,
       results: results.map(slim),
       decomposition:
-        parts &&
+        split &&
         Object.fromEntries(
-          Object.entries(parts).map(([k, v]) => [k, { ...v, latencies: undefined, ...arm(v) }]),
+          Object.entries(split).map(([k, v]) => [k, { ...v, latencies: undefined, ...arm(v) }]),
         ),
-      faults: {
+      faults: faults && {
         ...faults,
         echo: { ...faults.echo, latencies: undefined },
         crash: { ...faults.crash, latencies: undefined },
         hang: { ...faults.hang, latencies: undefined },
       },
       activity,
+      audit,
       totalS,
     });
     console.log(out.join('\n'));
@@ -147,6 +155,32 @@ async function main(): Promise<void> {
   } finally {
     tmp.cleanup();
   }
+}
+
+/** Carte with everything over Streamable HTTP as its upstream, against the same server called directly. */
+async function httpUpstreamRows(
+  dir: string,
+  http: readonly CompareSpec[],
+  opts: { durationMs: number; rounds: number },
+  step: (what: string) => void,
+): Promise<CompareResult[]> {
+  const results: CompareResult[] = [];
+  const upstream = await startEverythingHttp();
+  try {
+    const httpSetup = await setupCarte(dir, 'http', CONFIGS.http(upstream.url));
+    for (const spec of http) {
+      step(`HTTP upstream, ${spec.sessions} session(s)`);
+      const targets = {
+        direct: { kind: 'direct-http', url: upstream.url } as const,
+        carte: { kind: 'carte', ...httpSetup } as const,
+        upstreamPid: upstream.pid,
+      };
+      results.push(await compare(spec, targets, opts));
+    }
+  } finally {
+    await upstream.stop();
+  }
+  return results;
 }
 
 /** Drops raw latency arrays from the JSON (the summaries stay). */

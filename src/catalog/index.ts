@@ -18,3 +18,27 @@ export {
 } from './categorize.js';
 export { inferTags, tagKind, TAG_KINDS, type TagKind } from './tags.js';
 export type { ToolText } from './tool-words.js';
+export {
+  escapeUnsafe,
+  medianDescriptionLength,
+  OVERSIZE,
+  scanTool,
+  SCAN_RULES,
+  type ScanFinding,
+  type ScanPeers,
+  type ScanRule,
+  type ScanTool,
+} from './poison-scan.js';
+export {
+  applyTrust,
+  approveTool,
+  describeQuarantine,
+  DRIFT_REASON,
+  pinContent,
+  quarantinedKeys,
+  type ApprovedTool,
+  type QuarantineEntry,
+  type TrustOptions,
+  type TrustReport,
+} from './trust.js';
+export { lineDiff } from './line-diff.js';

@@ -3,6 +3,7 @@ import { toCarteError } from '../errors.js';
 import { buildToolRecord, RECORD_DEFAULTS, type ListedTool, type RecordLimits } from './records.js';
 import { dedupeByKey, diffTools } from './diff.js';
 import { categorizeStoredServer } from './store-categories.js';
+import { applyTrust } from './trust.js';
 
 /** What one discovery of an upstream returned. */
 export interface Discovery {
@@ -33,6 +34,8 @@ export interface SyncOptions {
   now?: () => Date;
   /** The server's configured description: evidence for its tools' categories. */
   serverDescription?: string;
+  /** Pin tools and quarantine drift (the server's `trust.pin`; default true). Scanning is always on. */
+  pin?: boolean;
 }
 
 /**
@@ -68,7 +71,8 @@ export async function syncServer(
 /**
  * Writes a listing already in hand (a discovery, or a re-list after `list_changed`). When a tool
  * was added, changed or removed, or one has no stored category yet, the server's categories are
- * recomputed in the same transaction, so they follow the content hashes.
+ * recomputed in the same transaction, so they follow the content hashes. The same transaction
+ * scans, pins and quarantines the listing (trust.ts).
  */
 export function applyDiscovery(
   store: Store,
@@ -87,8 +91,10 @@ export function applyDiscovery(
   const { rows, warnings: dupes } = dedupeByKey(built);
   warnings.push(...dupes);
   const changes = store.transaction(() => {
+    const firstDiscovery = (store.servers.get(serverId)?.lastDiscoveryAt ?? null) === null;
     const diff = diffTools(store.tools.listByServer(serverId), rows);
     store.tools.applyChanges(diff, at);
+    applyTrust(store, serverId, rows, { pin: options.pin ?? true, firstDiscovery, now: Date.parse(at) });
     const touched = diff.added.length + diff.changed.length + diff.removed.length > 0;
     if (touched || store.tools.hasMissingCategories(serverId)) {
       categorizeStoredServer(store, { id: serverId, description: options.serverDescription });

@@ -13,6 +13,7 @@ import { CarteError } from '../errors.js';
 import {
   compileRules,
   Gateway,
+  projectsFromConfig,
   lazyUseLiteEmbedder,
   openStore,
   remoteSearchOptions,
@@ -81,7 +82,9 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
   const logger = createLogger(logLevel(flags.logLevel ?? process.env.CARTE_LOG_LEVEL, defaultLevel));
   const loaded = loadConfig(flags);
   for (const w of loaded.warnings) logger.warn(`${loaded.path}: ${formatProblem(w)}`);
-  const store = openStore(join(loaded.dataDir, 'carte.db'));
+  const store = openStore(join(loaded.dataDir, 'carte.db'), {
+    activity: { retentionDays: loaded.config.audit.retentionDays },
+  });
   const gateway = new Gateway({
     servers: serversFromConfig(loaded.config),
     store,
@@ -89,6 +92,7 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
     limits: loaded.config.limits,
     search: searchOptions(loaded.config),
     rules: compileRules(loaded.config.rules),
+    projects: projectsFromConfig(loaded.config),
     hotList: { size: loaded.config.menu.hotList, halfLifeDays: loaded.config.menu.halfLifeDays },
   });
   return {

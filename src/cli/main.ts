@@ -1,5 +1,6 @@
 import { cac } from 'cac';
 import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
+import { registerAudit } from './commands/audit.js';
 import { registerCall } from './commands/call.js';
 import { registerConfig } from './commands/config.js';
 import { registerDescribe } from './commands/describe.js';
@@ -7,12 +8,15 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerRank } from './commands/rank.js';
 import { registerCategorize } from './commands/categorize.js';
 import { registerAdd, registerRemove } from './commands/edit.js';
+import { registerApprovals, registerApprove, registerReject } from './commands/approvals.js';
+import { registerRegister } from './commands/register.js';
 import { registerMenu } from './commands/menu.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
 import { registerServers } from './commands/servers.js';
 import { registerStats } from './commands/stats.js';
 import { registerSync } from './commands/sync.js';
+import { registerToken } from './commands/token.js';
 import { registerTools } from './commands/tools.js';
 
 /** The CLI entry: parses argv, runs one command, and maps errors to exit codes in one place. */
@@ -34,12 +38,18 @@ export async function main(argv: string[]): Promise<void> {
     registerTools,
     registerMenu,
     registerStats,
+    registerAudit,
     registerConfig,
     registerAdd,
     registerRemove,
+    registerRegister,
+    registerApprovals,
+    registerApprove,
+    registerReject,
     registerDoctor,
     registerRank,
     registerCategorize,
+    registerToken,
   ]) {
     register(cli);
   }

@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { compileRules, LOCAL_CALLER, serversFromConfig } from '../gateway/index.js';
+import { compileRules, LOCAL_CALLER, projectsFromConfig, serversFromConfig } from '../gateway/index.js';
 import { loadConfig, type App, type GlobalFlags } from './app.js';
 
 /** Quiet time after the last file event before reloading (editors write in several steps). */
@@ -40,11 +40,10 @@ export function watchConfig(app: App, flags: GlobalFlags): () => void {
 async function reloadOnce(app: App, flags: GlobalFlags, why: string): Promise<void> {
   try {
     const loaded = loadConfig({ ...flags, ...(app.source === 'demo' ? {} : { config: app.path }) });
-    const r = await app.gateway.reload(
-      LOCAL_CALLER,
-      serversFromConfig(loaded.config),
-      compileRules(loaded.config.rules),
-    );
+    const r = await app.gateway.reload(LOCAL_CALLER, serversFromConfig(loaded.config), {
+      rules: compileRules(loaded.config.rules),
+      projects: projectsFromConfig(loaded.config),
+    });
     const parts = [
       r.added.length ? `added ${r.added.join(', ')}` : '',
       r.removed.length ? `removed ${r.removed.join(', ')}` : '',

@@ -67,9 +67,9 @@ describe('edit errors', () => {
     [
       'an unknown field',
       yamlFile,
-      (p) => addServerToFile(p, 'b', { command: 'x', cwd: '/' } as never),
+      (p) => addServerToFile(p, 'b', { command: 'x', nope: '/' } as never),
       'bad_input',
-      'bad server: cwd: unknown key "cwd"',
+      'bad server: nope: unknown key "nope"',
     ],
     [
       'broken YAML',

@@ -1,5 +1,6 @@
 /** The config module: reads Carte, Claude Desktop / Cursor and VS Code config files into one validated, env-expanded CarteConfig. */
 export {
+  CALL_CLASSES,
   CATEGORY_IDS,
   ConfigSchema,
   LimitsSchema,
@@ -11,8 +12,12 @@ export {
   ToolRuleSchema,
 } from './schema.js';
 export type {
+  AuditConfig,
+  CallClass,
   CarteConfig,
   CategoryId,
+  ProjectConfig,
+  RegistrationConfig,
   RemoteSearchConfig,
   RemoteServerConfig,
   SearchConfig,
@@ -34,3 +39,16 @@ export { addServerToFile, removeServerFromFile } from './edit-file.js';
 export type { ServerInput } from './server-input.js';
 export { isServerId, normaliseServerId } from './server-ids.js';
 export { configJsonSchema } from './json-schema.js';
+export {
+  checkProposal,
+  DEFAULT_DENY_RULES,
+  matchesAllow,
+  PROPOSAL_LIMITS,
+  type AllowList,
+  type AllowMatch,
+  type ProposalCheckOptions,
+} from './proposal-checks.js';
+export { parseProposalText, readProposalFile, MAX_PROPOSAL_FILE_BYTES } from './proposal-file.js';
+export type { CheckedProposal, ProposalFile } from './proposal-file.js';
+export { looksSecretKey, looksSecretValue, redact, redactText, REDACTED, secretKind } from './secrets.js';
+export { didYouMean } from './did-you-mean.js';

@@ -25,6 +25,7 @@ describe('Carte format: defaults', () => {
           idleTimeoutMs: 300000,
           maxConcurrency: 16,
           maxQueue: 64,
+          trust: { pin: true },
         },
         web: {
           kind: 'remote',
@@ -36,6 +37,7 @@ describe('Carte format: defaults', () => {
           idleTimeoutMs: 300000,
           maxConcurrency: 16,
           maxQueue: 64,
+          trust: { pin: true },
         },
       },
       search: { strategy: 'lexical' },
@@ -43,6 +45,8 @@ describe('Carte format: defaults', () => {
       rules: [],
       exposure: { mode: 'meta', maxTools: 50 },
       menu: { hotList: 12, halfLifeDays: 7 },
+      audit: { arguments: 'digest', retentionDays: 90 },
+      registration: { allow: { commands: [], packages: [], hosts: [] }, agentRequests: false },
     });
   });
 

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
-/** Server ids: lower-case letters, digits, `-` and `_`, starting with a letter or digit. */
-export const SERVER_ID_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
+import { SERVER_ID_PATTERN } from './server-id-pattern.js';
+import { CALL_CLASSES, CATEGORY_IDS, ExposureSchema, MenuSchema, ToolRuleSchema } from './schema-menu.js';
+import { AuditSchema, ProjectSchema, RegistrationSchema } from './schema-trust.js';
+
+export { SERVER_ID_PATTERN, CALL_CLASSES, CATEGORY_IDS, ExposureSchema, MenuSchema, ToolRuleSchema };
+export { AuditSchema, ProjectSchema, RegistrationSchema };
+export type { CallClass, CategoryId } from './schema-menu.js';
 
 /** Longest timer Node honours: setTimeout fires at once past 2^31-1 ms, so cap at one day. */
 const MAX_TIMEOUT_MS = 86_400_000;
@@ -51,6 +56,23 @@ const commonServerShape = {
     .describe(
       'What this server is for, in a few words; shown in listings. No default: listings use the target.',
     ),
+  trusted: z
+    .boolean()
+    .optional()
+    .describe(
+      "How far its tools' annotations are believed for call classes: false treats every tool as destructive; true believes them and reads a tool without a destructive hint as write. No default: believed, and a missing hint means destructive.",
+    ),
+  trust: z
+    .strictObject({
+      pin: z
+        .boolean()
+        .default(true)
+        .describe(
+          "Pin each tool's name, description, schema and annotations after the first discovery and quarantine a tool that changes. Default true.",
+        ),
+    })
+    .prefault({})
+    .describe('Defences against poisoned and silently changed tools (docs/security.md).'),
 };
 
 /** The keys of a stdio server as written, before Carte adds `kind`. */
@@ -197,99 +219,6 @@ export const LimitsSchema = z
   })
   .describe('Bounds that protect the gateway and its callers from oversized upstream data.');
 
-/** The categories a rule may put tools in (docs/menu.md). */
-export const CATEGORY_IDS = [
-  'code',
-  'files',
-  'web',
-  'documents',
-  'data',
-  'infra',
-  'ai',
-  'security',
-  'communication',
-  'utilities',
-] as const;
-
-export type CategoryId = (typeof CATEGORY_IDS)[number];
-
-/** One tool rule: which tools it matches and what it sets on them (docs/menu.md, "Rules"). */
-export const ToolRuleSchema = z
-  .strictObject({
-    match: z
-      .union([z.string(), z.array(z.string()).min(1)])
-      .describe(
-        'A pattern or a list of patterns, matched against the tool name and its "server/tool" key: a glob (create_*, *github*, [a-c]*, {get,list}_*; case-sensitive), a regex written /.../flags, or either behind "!" to exclude. A list matches when any plain pattern matches and no "!" pattern does.',
-      ),
-    server: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("Apply the rule only to this server's tools. No default: every server."),
-    enabled: z
-      .boolean()
-      .optional()
-      .describe(
-        'Show (true) or hide (false) the tools it matches; the first matching rule that sets it decides. Once any rule says true, a tool that no rule with "enabled" matches is hidden. No default: the rule does not decide.',
-      ),
-    tags: z
-      .array(z.string().min(1))
-      .default([])
-      .describe('Tags added to the tools it matches; the tags of every matching rule add up.'),
-    category: z
-      .enum(CATEGORY_IDS)
-      .optional()
-      .describe(
-        'The category of the tools it matches; the last matching rule that sets it wins. No default: the category Carte assigns.',
-      ),
-    pin: z
-      .boolean()
-      .optional()
-      .describe(
-        'Pin (true) or unpin (false) the tools it matches in the menu; the last matching rule that sets it wins. No default: not pinned.',
-      ),
-  })
-  .describe('A tool rule: the tools it matches, and what it sets on them.');
-
-/** How `tools/list` shows upstream tools: the four meta-tools, or the hot tools themselves. */
-export const ExposureSchema = z
-  .strictObject({
-    mode: z
-      .enum(['meta', 'direct'])
-      .default('meta')
-      .describe(
-        'What tools/list shows an agent: meta (the four meta-tools) or direct (the hot tools themselves, under provider-safe names, plus search_tools; tools found by search are added).',
-      ),
-    maxTools: z
-      .int()
-      .min(1)
-      .max(500)
-      .default(50)
-      .describe(
-        'In direct mode, most upstream tools listed at once per session; past it the least recently used is dropped.',
-      ),
-  })
-  .describe('How upstream tools are shown to agents (docs/config.md, "Direct mode").');
-
-/** The menu agents browse (docs/menu.md, "Tiers"). */
-export const MenuSchema = z
-  .strictObject({
-    hotList: z
-      .number()
-      .int()
-      .min(0)
-      .max(50)
-      .default(12)
-      .describe('Tools in the hot list: pinned ones first, then the most used. 0 turns it off. Default 12.'),
-    halfLifeDays: z
-      .number()
-      .positive()
-      .max(365)
-      .default(7)
-      .describe("How fast a call's weight in the hot list fades: it halves every this many days. Default 7."),
-  })
-  .describe('The menu agents browse with browse_tools: the hot list.');
-
 /** The whole config file in Carte's own format: the source of the config types. */
 export const ConfigSchema = z
   .strictObject({
@@ -311,6 +240,14 @@ export const ConfigSchema = z
       ),
     exposure: ExposureSchema.prefault({}),
     menu: MenuSchema.prefault({}),
+    projects: z
+      .record(z.string().regex(SERVER_ID_PATTERN), ProjectSchema)
+      .optional()
+      .describe(
+        'Projects by id. No default: one implicit project "default" that sees every server (docs/security.md).',
+      ),
+    audit: AuditSchema.prefault({}),
+    registration: RegistrationSchema.prefault({}),
   })
   .describe('Carte configuration: the upstream MCP servers to gather, and how to search them.');
 
@@ -323,3 +260,6 @@ export type RemoteSearchConfig = NonNullable<SearchConfig['remote']>;
 export type ToolRule = z.output<typeof ToolRuleSchema>;
 export type ExposureConfig = CarteConfig['exposure'];
 export type MenuConfig = CarteConfig['menu'];
+export type ProjectConfig = z.output<typeof ProjectSchema>;
+export type AuditConfig = CarteConfig['audit'];
+export type RegistrationConfig = CarteConfig['registration'];

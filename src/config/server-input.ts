@@ -5,11 +5,11 @@ import { reportIssues } from './issues.js';
 import { Problems } from './problems.js';
 import { RemoteServerObject, StdioServerObject } from './schema.js';
 
-const StdioInput = StdioServerObject.pick({ command: true }).extend({
+const StdioInput = StdioServerObject.pick({ command: true, cwd: true, description: true }).extend({
   args: z.array(z.string()).optional().describe('Arguments passed to the program.'),
   env: z.record(z.string(), z.string()).optional().describe('Extra environment variables.'),
 });
-const RemoteInput = RemoteServerObject.pick({ url: true, transport: true }).extend({
+const RemoteInput = RemoteServerObject.pick({ url: true, transport: true, description: true }).extend({
   headers: z.record(z.string(), z.string()).optional().describe('HTTP headers sent with every request.'),
 });
 
@@ -41,6 +41,8 @@ export function entryFor(input: ServerInput, format: ConfigFormat): Record<strin
       command: input.command,
       ...(input.args?.length ? { args: input.args } : {}),
       ...(input.env && Object.keys(input.env).length > 0 ? { env: input.env } : {}),
+      ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
     };
   }
   const type = input.transport === 'sse' ? 'sse' : 'http';
@@ -50,5 +52,6 @@ export function entryFor(input: ServerInput, format: ConfigFormat): Record<strin
     url: input.url,
     ...(input.headers && Object.keys(input.headers).length > 0 ? { headers: input.headers } : {}),
     ...(format === 'carte' && input.transport !== undefined ? { transport: input.transport } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
   };
 }

@@ -126,7 +126,7 @@ describe('rules: warnings', () => {
     [
       'a rule that sets nothing',
       '  - { match: x, server: fs }\n',
-      only('rules.0', 'sets nothing; add "enabled", "tags", "category" or "pin"'),
+      only('rules.0', 'sets nothing; add "enabled", "tags", "category", "pin" or "class"'),
     ],
   ])('%s', (_name, rules, warnings) => {
     const r = yaml(rules);

@@ -18,13 +18,14 @@ export function validateRules(
   value: unknown,
   serverIds: readonly string[],
   out: Problems,
+  root: readonly Segment[] = ['rules'],
 ): ToolRule[] | undefined {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
-    out.error(['rules'], `expected a list of rules, got ${describeValue(value)}`);
+    out.error([...root], `expected a list of rules, got ${describeValue(value)}`);
     return undefined;
   }
-  const rules = value.map((raw, i) => validateRule(raw, ['rules', i], serverIds, out));
+  const rules = value.map((raw, i) => validateRule(raw, [...root, i], serverIds, out));
   return rules.every((r) => r !== undefined) ? rules : undefined;
 }
 
@@ -50,9 +51,9 @@ function validateRule(
     const hint = near === undefined ? 'the rule applies once it is added' : `did you mean ${quote(near)}?`;
     out.warn([...path, 'server'], `no server ${quote(server)} is configured; ${hint}`);
   }
-  const setsSomething = [rule.enabled, rule.category, rule.pin].some((v) => v !== undefined);
+  const setsSomething = [rule.enabled, rule.category, rule.pin, rule.class].some((v) => v !== undefined);
   if (!setsSomething && !rule.tags.length)
-    out.warn(path, 'sets nothing; add "enabled", "tags", "category" or "pin"');
+    out.warn(path, 'sets nothing; add "enabled", "tags", "category", "pin" or "class"');
   return rule;
 }
 

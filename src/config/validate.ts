@@ -9,6 +9,8 @@ import {
   ConfigSchema,
   ExposureSchema,
   MenuSchema,
+  AuditSchema,
+  RegistrationSchema,
   LimitsSchema,
   RemoteEmbeddingsSchema,
   RemoteRerankSchema,
@@ -18,6 +20,7 @@ import {
   type ServerConfig,
 } from './schema.js';
 import { badIdMessage, isServerId } from './server-ids.js';
+import { validateProjects } from './validate-projects.js';
 import { validateRules } from './validate-rules.js';
 import { validateServer } from './validate-server.js';
 
@@ -60,6 +63,10 @@ export function validateConfig(
   const limits = checkSection(LimitsSchema, 'limits', doc.limits, out);
   const exposure = checkSection(ExposureSchema, 'exposure', doc.exposure, out);
   const menu = checkSection(MenuSchema, 'menu', doc.menu, out);
+  const audit = checkSection(AuditSchema, 'audit', doc.audit, out);
+  const registration = checkSection(RegistrationSchema, 'registration', doc.registration, out);
+  const serverIds = isRecord(doc.servers) ? Object.keys(doc.servers) : [];
+  const projects = validateProjects(doc.projects, serverIds, out);
   const rules = validateRules(doc.rules, isRecord(doc.servers) ? Object.keys(doc.servers) : [], out);
   const servers: Record<string, ServerConfig> = {};
   for (const [id, server] of written) {
@@ -70,8 +77,20 @@ export function validateConfig(
     servers[id] = resolved;
   }
   if (out.errors.length > start || !search || !limits || !exposure || !menu || !rules) return undefined;
+  if (!audit || !registration || !projects.ok) return undefined;
   const $schema = typeof doc.$schema === 'string' ? { $schema: doc.$schema } : {};
-  return { ...$schema, servers, search, limits, rules, exposure, menu };
+  return {
+    ...$schema,
+    servers,
+    search,
+    limits,
+    rules,
+    exposure,
+    menu,
+    audit,
+    registration,
+    ...(projects.projects ? { projects: projects.projects } : {}),
+  };
 }
 
 function checkServers(value: unknown, checkIds: boolean, out: Problems): [string, ServerConfig][] {
@@ -90,13 +109,20 @@ function checkServers(value: unknown, checkIds: boolean, out: Problems): [string
   return servers;
 }
 
-type Section = typeof SearchSchema | typeof LimitsSchema | typeof ExposureSchema | typeof MenuSchema;
+type Section =
+  | typeof SearchSchema
+  | typeof LimitsSchema
+  | typeof ExposureSchema
+  | typeof MenuSchema
+  | typeof AuditSchema
+  | typeof RegistrationSchema;
 
 /** Keys of the objects nested in a section, by their dotted path, for "did you mean". */
 const NESTED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
   ['remote', Object.keys(RemoteSearchSchema.shape)],
   ['remote.embeddings', Object.keys(RemoteEmbeddingsSchema.shape)],
   ['remote.rerank', Object.keys(RemoteRerankSchema.shape)],
+  ['allow', Object.keys(RegistrationSchema.shape.allow.unwrap().shape)],
 ]);
 
 function checkSection<S extends Section>(schema: S, key: string, value: unknown, out: Problems) {

@@ -61,7 +61,7 @@ export class CatalogView {
     if (!this.index) {
       const policy = this.policy();
       const descriptions = this.serverDescriptions();
-      const rows = this.store.tools.listForSearch().filter((t) => policy.isListed(t.key));
+      const rows = this.store.tools.listForSearch().filter((t) => policy.isIndexed(t.key));
       this.rows = new Map(rows.map((t) => [t.key, t]));
       this.docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId), policy.verdict(t.key)));
       const started = performance.now();

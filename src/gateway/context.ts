@@ -1,10 +1,16 @@
 /**
- * Who is asking. Every gateway operation takes one; today the only caller is the local user with
- * every right. Projects, tokens and scopes (the trust issue) narrow it later.
+ * Who is asking. Every gateway operation takes one. The local user (stdio, the CLI) has every
+ * right in the project it serves; a bearer token (the HTTP face) resolves to its project and
+ * scopes (docs/security.md). A client's `_meta` never changes it.
  */
 export interface CallerContext {
   projectId: string;
+  /** `search` (search, browse, describe), `call` (plus call_tool), `admin` (plus approvals, audit), or `*`. */
   scopes: readonly string[];
+  /** The token's public id (never the token), for the audit log; absent for the local user. */
+  tokenId?: string;
+  /** The request's id, for the audit log, when the face has one. */
+  requestId?: string;
 }
 
 /** The local user: default project, all scopes. */
@@ -12,3 +18,8 @@ export const LOCAL_CALLER: CallerContext = Object.freeze({
   projectId: 'default',
   scopes: Object.freeze(['*']),
 });
+
+/** The local user serving one project (`carte serve --project P`). */
+export function localCaller(projectId: string): CallerContext {
+  return Object.freeze({ projectId, scopes: Object.freeze(['*']) });
+}

@@ -21,6 +21,8 @@ export function serversFromConfig(config: CarteConfig): GatewayServer[] {
     target: toTarget(s),
     display: describeServerTarget(id, s),
     ...(s.description ? { description: s.description } : {}),
+    ...(s.trusted !== undefined ? { trusted: s.trusted } : {}),
+    pin: s.trust.pin,
   }));
 }
 

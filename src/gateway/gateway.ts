@@ -5,10 +5,12 @@ import type { Logger } from '../upstream/index.js';
 import { browse } from './menu.js';
 import { fitMenu, fitPage, fitResults } from './menu-budget.js';
 import { HotList, HOT_LIST_DEFAULTS, type HotListOptions } from './hot-list.js';
-import { recordCall, usageRecorder, type UsageRecorder } from './usage.js';
+import { AuditLog, type AuditOptions } from './audit.js';
+import { audited } from './audited.js';
+import { runToolCall } from './call-pipeline.js';
 import { fitToolDetail, type FittedToolDetail } from './budget-tool.js';
 import { applyUsagePrior } from '../search/index.js';
-import { backfillCategories } from '../catalog/index.js';
+import { backfillCategories, quarantinedKeys } from '../catalog/index.js';
 import { PassthroughCalls } from './passthrough-calls.js';
 import { CatalogView } from './catalog-view.js';
 import type { GatewaySearchOptions, SearchStatus } from './search-options.js';
@@ -26,17 +28,17 @@ import type {
   ToolDetail,
 } from './types.js';
 import { Upstreams, type UpstreamLimits } from './upstreams.js';
-import { checkArgumentsObject, disabled, isRepeatable } from './call-checks.js';
 import { planSearch, toResults, type SearchRequest } from './search-plan.js';
 export type { SearchRequest } from './search-plan.js';
-import { planReload, type ReloadReport } from './reload.js';
+import { applyReload, type ReloadReport } from './reload.js';
 import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './lifecycle.js';
-import { validateArguments } from './validate.js';
 import { lookupServer, lookupTool, serverDescriptions, serverSummary } from './lookups.js';
 import { syncServers, type SyncRequest } from './sync-servers.js';
-import { policyTool, VisibilityPolicy, type CompiledRules, type ToolVerdict } from '../policy/index.js';
+import { policyTool, type CompiledRules, type ToolVerdict } from '../policy/index.js';
+import { Policies } from './policies.js';
+import { implicitDefault, DEFAULT_PROJECT, type GatewayProject } from './projects.js';
+import { requireScope } from './scopes.js';
 import { toolDetail } from './detail.js';
-import { explainVerdict } from './verdicts.js';
 import { catalogDigest, type CatalogDigest } from './digest.js';
 import { SessionLedger, type SessionReport } from './sessions.js';
 
@@ -51,6 +53,10 @@ export interface GatewayOptions {
   search?: GatewaySearchOptions;
   /** Tool rules from the config (hide, show, tag, file, pin), compiled. */
   rules?: CompiledRules;
+  /** Projects by id; absent: the implicit `default` project, which sees every server. */
+  projects?: ReadonlyMap<string, GatewayProject>;
+  /** What the audit log keeps of call arguments (a digest by default). */
+  audit?: AuditOptions;
   /** The hot list's size and the half-life of a call's weight. */
   hotList?: Partial<HotListOptions>;
 }
@@ -62,11 +68,10 @@ export class Gateway {
   private readonly view: CatalogView;
   private readonly listeners = new Set<() => void>();
   private readonly toolSearch: ToolSearch;
-  private visibility: VisibilityPolicy | null = null;
+  private readonly policies: Policies;
   private readonly passthrough: PassthroughCalls;
-  private rules: CompiledRules | undefined;
   private readonly hotList: HotList;
-  private readonly recorder: UsageRecorder;
+  private readonly audit: AuditLog;
   private readonly sessions: SessionLedger;
 
   constructor(private readonly options: GatewayOptions) {
@@ -74,8 +79,17 @@ export class Gateway {
     const { store } = options;
     store.servers.pruneExcept([...this.servers.keys()]);
     for (const s of options.servers) store.servers.reconcileConfig(s.id, s.configHash);
-    this.rules = options.rules;
-    this.recorder = usageRecorder(store, options.logger);
+    this.policies = new Policies(
+      {
+        store,
+        servers: () => this.servers,
+        quarantined: () => quarantinedKeys(store),
+        externalChange: () => this.catalogChanged(),
+      },
+      options.rules,
+      options.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]),
+    );
+    this.audit = new AuditLog(store, options.logger, options.audit);
     this.sessions = new SessionLedger(store, options.logger);
     this.hotList = new HotList(store, { ...HOT_LIST_DEFAULTS, ...options.hotList }, (m) =>
       options.logger.warn(m),
@@ -91,16 +105,11 @@ export class Gateway {
     );
     this.view = new CatalogView(
       store,
-      () => this.policy(),
+      () => this.policies.catalog(),
       () => serverDescriptions(store, this.servers),
       options.logger,
     );
-    this.passthrough = new PassthroughCalls(
-      this.upstreams,
-      () => this.live(),
-      (id) => this.usable(id),
-      options.logger,
-    );
+    this.passthrough = new PassthroughCalls(this.upstreams, options.logger);
     this.toolSearch = new ToolSearch(options.search ?? { strategy: 'lexical' }, {
       store,
       logger: options.logger,
@@ -108,31 +117,24 @@ export class Gateway {
     });
   }
 
-  /**
-   * Applies a new server list (config hot reload): removed servers stop and lose their tools;
-   * servers whose target changed restart and are rediscovered; new ones are discovered; the
-   * others keep their connections and in-flight calls and only take the new settings.
-   */
+  /** Applies a new config (hot reload): servers (see applyReload), rules and projects. */
   async reload(
-    _ctx: CallerContext,
+    ctx: CallerContext,
     servers: readonly GatewayServer[],
-    rules?: CompiledRules,
+    policy?: { rules?: CompiledRules; projects?: ReadonlyMap<string, GatewayProject> },
   ): Promise<ReloadReport> {
-    const next = new Map(servers.map((s) => [s.id, s]));
-    if (rules) this.rules = rules;
-    const report: ReloadReport = { ...planReload(this.servers, servers), syncs: [] };
-    this.servers = next;
-    const { store } = this.options;
-    for (const id of [...report.removed, ...report.changed]) await this.upstreams.close(id);
-    for (const id of report.updated) if (!next.get(id)!.enabled) await this.upstreams.close(id);
-    store.servers.pruneExcept([...next.keys()]);
-    for (const s of servers) store.servers.reconcileConfig(s.id, s.configHash);
-    this.catalogChanged();
-    const rediscover = [...report.added, ...report.changed]
-      .map((id) => next.get(id)!)
-      .filter((s) => s.enabled);
-    report.syncs = await Promise.all(rediscover.map((s) => this.upstreams.sync(s)));
-    return report;
+    requireScope(ctx, 'admin', 'reloading the config');
+    if (policy) {
+      this.policies.configure(
+        policy.rules,
+        policy.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]),
+      );
+    }
+    const before = this.servers;
+    this.servers = new Map(servers.map((s) => [s.id, s]));
+    return applyReload({ store: this.options.store, upstreams: this.upstreams }, before, servers, () =>
+      this.catalogChanged(),
+    );
   }
 
   /** Called after every catalog change (the MCP face sends `list_changed` to nobody: its tools are fixed). */
@@ -141,22 +143,27 @@ export class Gateway {
     return () => this.listeners.delete(listener);
   }
 
-  listServers(_ctx: CallerContext): ServerSummary[] {
+  /** The servers for the operator (`carte servers`, `doctor`): admin scope. */
+  listServers(ctx: CallerContext): ServerSummary[] {
+    requireScope(ctx, 'admin', 'listing servers with their targets');
     return [...this.servers.values()].map((s) => this.summary(s));
   }
 
   /** Discovers the given server (or every enabled one, in parallel) and reports each as it ends. */
-  async sync(_ctx: CallerContext, opts: SyncRequest = {}): Promise<SyncReport[]> {
+  async sync(ctx: CallerContext, opts: SyncRequest = {}): Promise<SyncReport[]> {
+    requireScope(ctx, 'admin', 'discovering servers');
     const targets = opts.server
       ? [this.server(opts.server)]
       : [...this.servers.values()].filter((s) => s.enabled);
     return syncServers(this.upstreams, targets, opts, (id) => this.options.store.servers.get(id)?.status);
   }
 
-  /** Lexical search, synchronous whatever the strategy (see searchToolsAsync). */
+  /** Lexical search, synchronous whatever the strategy. */
   searchTools(ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
-    const { text, options } = this.searchPlan(ctx, query, req);
-    return this.results(applyUsagePrior(this.toolSearch.lexical(text, options), this.hotList.usage()));
+    return audited(this.audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, () => {
+      const { text, options } = this.searchPlan(ctx, query, req);
+      return this.results(applyUsagePrior(this.toolSearch.lexical(text, options), this.hotList.usage()));
+    });
   }
 
   /** Search with the configured strategy (see searchToolsWithMeta). */
@@ -178,11 +185,13 @@ export class Gateway {
     query: string | string[],
     req: SearchRequest = {},
   ): Promise<SearchOutcome> {
-    const { text, options } = this.searchPlan(ctx, query, req);
-    const { hits, meta } = await this.toolSearch.search(text, options);
-    const results = this.results(applyUsagePrior(hits, this.hotList.usage()));
-    if (req.maxTokens === undefined) return { results, meta };
-    return { ...(await fitResults(results, req.maxTokens)), meta };
+    return audited(this.audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, async () => {
+      const { text, options } = this.searchPlan(ctx, query, req);
+      const { hits, meta } = await this.toolSearch.search(text, options);
+      const results = this.results(applyUsagePrior(hits, this.hotList.usage()));
+      if (req.maxTokens === undefined) return { results, meta };
+      return { ...(await fitResults(results, req.maxTokens)), meta };
+    });
   }
 
   /** Embeds what the current catalog lacks (hybrid, remote embeddings) and resolves when search is ready or degraded. */
@@ -195,9 +204,12 @@ export class Gateway {
     return this.toolSearch.status();
   }
 
-  private searchPlan(_ctx: CallerContext, query: string | string[], req: SearchRequest) {
+  private searchPlan(ctx: CallerContext, query: string | string[], req: SearchRequest) {
+    requireScope(ctx, 'search', 'search_tools');
     const plan = planSearch(query, req);
-    if (plan.options.server !== undefined) this.server(plan.options.server);
+    if (plan.options.server !== undefined) lookupServer(this.policies.servers(ctx), plan.options.server);
+    const policy = this.policies.forCaller(ctx);
+    plan.options.allowKey = (key) => policy.isListed(key);
     return plan;
   }
 
@@ -210,17 +222,24 @@ export class Gateway {
    * category and/or a server gives one page of its tools (T2), paged by a cursor that a catalog
    * change makes stale. `maxTokens` bounds the answer's JSON text.
    */
-  async browseTools(_ctx: CallerContext, req: BrowseRequest = {}): Promise<BrowseResult> {
-    const policy = this.policy();
+  browseTools(ctx: CallerContext, req: BrowseRequest = {}): Promise<BrowseResult> {
+    const detail = JSON.stringify({ category: req.category, server: req.server });
+    return audited(this.audit, ctx, { kind: 'browse', detail }, () => this.browse(ctx, req));
+  }
+
+  private async browse(ctx: CallerContext, req: BrowseRequest): Promise<BrowseResult> {
+    requireScope(ctx, 'search', 'browse_tools');
+    const policy = this.policies.forCaller(ctx);
+    const servers = this.policies.servers(ctx);
     const answer = browse(
       {
         policy,
-        servers: [...this.servers.values()],
+        servers: [...servers.values()],
         row: (key) => this.view.row(key),
         rowsOf: (id) => this.options.store.tools.listByServer(id),
         summary: (s) => this.summary(s),
-        server: (id) => this.server(id),
-        hot: () => this.hotList.keys(policy),
+        server: (id) => lookupServer(servers, id),
+        hot: () => this.hotToolKeys(ctx),
       },
       req,
     );
@@ -231,35 +250,47 @@ export class Gateway {
   }
 
   /** The keys an agent may list and call now, sorted (direct mode names them all). */
-  listedToolKeys(_ctx: CallerContext): readonly string[] {
-    return this.policy().listedKeys();
+  listedToolKeys(ctx: CallerContext): readonly string[] {
+    return this.policies.forCaller(ctx).listedKeys();
   }
 
-  /** T0's keys: pinned tools, then the most used. */
-  hotToolKeys(_ctx: CallerContext): string[] {
-    return this.hotList.keys(this.policy());
+  /** Definitions of tools the caller may see, skipping the others: direct mode's listing (not audited). */
+  toolDefinitions(ctx: CallerContext, keys: readonly string[]): ToolDetail[] {
+    requireScope(ctx, 'search', 'listing tools');
+    const policy = this.policies.forCaller(ctx);
+    return keys.flatMap((k) => {
+      const t = policy.isListed(k) ? this.options.store.tools.get(k) : undefined;
+      return t ? [toolDetail(t, 'success')] : [];
+    });
   }
 
-  /** One line on what the catalog holds, for the meta-tool descriptions (changes only with the catalog). */
-  catalogDigest(_ctx: CallerContext): CatalogDigest {
-    return catalogDigest(this.policy());
+  /** T0's keys: pinned tools, then the most used (the project's hot list size, else menu.hotList). */
+  hotToolKeys(ctx: CallerContext): string[] {
+    return this.hotList.keys(this.policies.forCaller(ctx), this.policies.project(ctx).hotList);
+  }
+
+  /** One line on what the caller's catalog holds, for the meta-tool descriptions. */
+  catalogDigest(ctx: CallerContext): CatalogDigest {
+    return catalogDigest(this.policies.forCaller(ctx));
   }
 
   /** A downstream session ended: record its tokens against the full listing's (`carte stats`). */
-  endSession(_ctx: CallerContext, report: SessionReport): void {
-    this.sessions.end(this.policy(), report);
+  endSession(ctx: CallerContext, report: SessionReport): void {
+    this.sessions.end(this.policies.forCaller(ctx), report);
   }
 
-  /** Every tool with the policy's verdict, hidden ones too: for the operator (`carte tools`). */
-  toolVerdicts(_ctx: CallerContext): { key: string; verdict: ToolVerdict; why: string }[] {
-    return this.policy()
-      .all()
-      .map(([key, verdict]) => ({ key, verdict, why: explainVerdict(this.rules, verdict) }));
+  /** Every tool of the caller's project with its verdict, hidden ones too: for the operator (`carte tools`). */
+  toolVerdicts(ctx: CallerContext): { key: string; verdict: ToolVerdict; why: string }[] {
+    requireScope(ctx, 'admin', 'listing hidden tools');
+    return this.policies.verdicts(ctx);
   }
 
-  describeTool(_ctx: CallerContext, key: string): ToolDetail {
-    const t = this.tool(key);
-    return toolDetail(t, this.summary(this.server(t.serverId)).status);
+  describeTool(ctx: CallerContext, key: string): ToolDetail {
+    return audited(this.audit, ctx, { kind: 'describe', key: String(key) }, () => {
+      requireScope(ctx, 'search', 'describe_tool');
+      const t = this.tool(ctx, key);
+      return toolDetail(t, this.summary(this.server(t.serverId)).status);
+    });
   }
 
   /** `describe_tool` within `maxTokens`: detail given up in TOOL_DETAIL_LEVELS order. */
@@ -270,59 +301,61 @@ export class Gateway {
 
   /** Validates the arguments, then calls the upstream tool and returns its result verbatim. */
   async callTool(
-    _ctx: CallerContext,
+    ctx: CallerContext,
     key: string,
     args: unknown,
     req: CallRequest = {},
   ): Promise<CallOutcome> {
-    // Recorded from the start, so unknown keys and refused arguments count as failed calls.
+    // Audited from the start, so refused scopes, unknown keys and bad arguments are rows too.
     const server = typeof key === 'string' && key.includes('/') ? policyTool(key).server : '';
-    return recordCall(this.recorder, { key: String(key), server }, () => this.runCall(key, args, req));
+    return this.audit.call(ctx, { key: String(key), server, args }, async () => {
+      requireScope(ctx, 'call', 'call_tool');
+      const tool = this.tool(ctx, key);
+      const plan = {
+        tool,
+        server: this.server(tool.serverId),
+        project: this.policies.project(ctx),
+        ruleClass: this.policies.forCaller(ctx).verdict(key)?.ruleClass,
+      };
+      return runToolCall(this.upstreams, plan, args, req);
+    });
   }
 
-  private async runCall(key: string, args: unknown, req: CallRequest): Promise<CallOutcome> {
-    const t = this.tool(key);
-    const s = this.server(t.serverId);
-    if (!s.enabled) throw disabled(s.id);
-    const argv = checkArgumentsObject(key, args);
-    if (!t.schemaTruncatedFrom) validateArguments(key, t.contentHash, t.inputSchema, argv);
-    return this.upstreams.withCall(s, req.signal, (conn) =>
-      conn.callTool(t.name, argv, {
-        timeoutMs: s.timeoutMs,
-        ...(req.signal ? { signal: req.signal } : {}),
-        // Always ask for progress: an upstream that reports it keeps its call alive past timeoutMs.
-        onProgress: req.onProgress ?? (() => undefined),
-        idempotent: isRepeatable(t.annotations),
-        ...(req.meta ? { meta: req.meta } : {}),
-      }),
-    );
+  /** Resources of every enabled, discovered server the caller's project sees (starts those not yet connected). */
+  listResources(ctx: CallerContext): Promise<Record<string, unknown>[]> {
+    requireScope(ctx, 'search', 'listing resources');
+    return this.passthrough.listResources(this.policies.liveServers(ctx));
   }
 
-  /** Resources of every enabled, discovered server (starts those not yet connected). */
-  listResources(_ctx: CallerContext): Promise<Record<string, unknown>[]> {
-    return this.passthrough.listResources();
+  readResource(ctx: CallerContext, uri: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    requireScope(ctx, 'call', 'reading a resource');
+    return this.passthrough.readResource(uri, (id) => this.policies.enabledServer(ctx, id), signal);
   }
 
-  readResource(_ctx: CallerContext, uri: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    return this.passthrough.readResource(uri, signal);
-  }
-
-  listPrompts(_ctx: CallerContext): Promise<Record<string, unknown>[]> {
-    return this.passthrough.listPrompts();
+  listPrompts(ctx: CallerContext): Promise<Record<string, unknown>[]> {
+    requireScope(ctx, 'search', 'listing prompts');
+    return this.passthrough.listPrompts(this.policies.liveServers(ctx));
   }
 
   getPrompt(
-    _ctx: CallerContext,
+    ctx: CallerContext,
     name: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    return this.passthrough.getPrompt(name, args, signal);
+    requireScope(ctx, 'call', 'getting a prompt');
+    return this.passthrough.getPrompt(name, args, (id) => this.policies.enabledServer(ctx, id), signal);
   }
 
   /** The store's health for `carte doctor`: its file and `PRAGMA integrity_check`. */
-  checkStore(_ctx: CallerContext): { path: string; integrity: string } {
+  checkStore(ctx: CallerContext): { path: string; integrity: string } {
+    requireScope(ctx, 'admin', 'checking the store');
     return { path: this.options.store.path, integrity: this.options.store.checkIntegrity() };
+  }
+
+  /** The configured project ids (a config without projects has `default`). */
+  projectIds(): string[] {
+    return this.policies.projectIds();
   }
 
   /** The configured server, or a clear error naming the unknown id. */
@@ -336,32 +369,9 @@ export class Gateway {
     await this.upstreams.close();
   }
 
-  /** Enabled servers whose last discovery succeeded. */
-  private live(): GatewayServer[] {
-    return [...this.servers.values()].filter(
-      (s) => s.enabled && this.options.store.servers.get(s.id)?.status === 'success',
-    );
-  }
-
-  private usable(id: string): GatewayServer {
-    const s = this.server(id);
-    if (!s.enabled) throw disabled(id);
-    return s;
-  }
-
-  private tool(key: string): ToolRow {
-    return lookupTool(this.options.store, this.servers, this.policy(), key);
-  }
-
-  /** Who sees what, computed once per catalog or config change (never per request). */
-  private policy(): VisibilityPolicy {
-    this.visibility ??= VisibilityPolicy.compute({
-      servers: [...this.servers.values()],
-      tools: this.options.store.tools.listKeys().map(policyTool),
-      ...(this.rules ? { rules: this.rules } : {}),
-      categories: this.options.store.tools.listCategories(),
-    });
-    return this.visibility;
+  /** A tool the caller may see; another project's or a hidden one answers exactly like an unknown key. */
+  private tool(ctx: CallerContext, key: string): ToolRow {
+    return lookupTool(this.options.store, this.policies.servers(ctx), this.policies.forCaller(ctx), key);
   }
 
   private summary(s: GatewayServer): ServerSummary {
@@ -369,7 +379,7 @@ export class Gateway {
   }
 
   private catalogChanged(): void {
-    this.visibility = null;
+    this.policies.invalidate();
     this.hotList.invalidate();
     this.view.invalidate();
     this.toolSearch.catalogChanged();

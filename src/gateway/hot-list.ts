@@ -57,12 +57,12 @@ export class HotList {
   }
 
   /** T0: the policy's pinned tools, then the most used listed ones, at most `size` in all. */
-  keys(policy: VisibilityPolicy): string[] {
+  keys(policy: VisibilityPolicy, size = this.options.size): string[] {
     const pinned = policy.pinnedKeys();
-    const out = pinned.slice(0, this.options.size);
+    const out = pinned.slice(0, size);
     const taken = new Set(out);
     for (const [key] of this.usage()) {
-      if (out.length >= this.options.size) break;
+      if (out.length >= size) break;
       if (!taken.has(key) && policy.isListed(key)) out.push(key);
     }
     return out;

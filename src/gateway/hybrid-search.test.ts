@@ -105,7 +105,8 @@ function openHybrid(path: string, embedder: Embedder, catalog = CATALOG) {
       onProgress: (p) => progress.push(`${p.done}/${p.total}`),
     },
   });
-  for (const [id, tools] of Object.entries(catalog)) applyDiscovery(store, id, { tools });
+  // Unpinned: a changed description here is an update to re-embed, not a drift to hold back.
+  for (const [id, tools] of Object.entries(catalog)) applyDiscovery(store, id, { tools }, { pin: false });
   open.push({ gateway, store });
   return { gateway, store, logger, progress };
 }

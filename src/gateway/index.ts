@@ -19,7 +19,9 @@ export {
 export { remoteSearchOptions } from './remote-providers.js';
 export { lazyUseLiteEmbedder, type Embedder, type RemoteMeta, type Reranker } from '../search/index.js';
 export type { ReloadReport } from './reload.js';
-export { LOCAL_CALLER } from './context.js';
+export { LOCAL_CALLER, localCaller } from './context.js';
+export { DEFAULT_PROJECT, projectsFromConfig, type GatewayProject } from './projects.js';
+export { requireScope, type Scope } from './scopes.js';
 export type { CallerContext } from './context.js';
 export { count, summarize } from './summary.js';
 export { compileRules, type CompiledRules } from '../policy/index.js';
@@ -59,3 +61,25 @@ export {
   type ReducedToolDetail,
   type ToolDetailLevel,
 } from './budget-tool.js';
+export {
+  createToken,
+  listTokens,
+  resolveBearer,
+  revokeToken,
+  TOKEN_PREFIX,
+  TOKEN_SCOPES,
+  type CreatedToken,
+  type CreateTokenInput,
+  type ResolveOptions,
+  type TokenInfo,
+} from './tokens.js';
+export {
+  AuditLog,
+  AUDIT_DEFAULTS,
+  argsDigest,
+  type AuditEvent,
+  type AuditOptions,
+  type AuditQuery,
+  type AuditRow,
+} from './audit.js';
+export { approveTool, describeQuarantine, quarantinedKeys, type QuarantineEntry } from '../catalog/index.js';

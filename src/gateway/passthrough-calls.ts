@@ -10,42 +10,45 @@ type Item = Record<string, unknown>;
 export class PassthroughCalls {
   constructor(
     private readonly upstreams: Upstreams,
-    /** Enabled servers whose last discovery succeeded. */
-    private readonly live: () => GatewayServer[],
-    /** The configured, enabled server, or the gateway's error. */
-    private readonly usable: (id: string) => GatewayServer,
     private readonly logger: Logger,
   ) {}
 
-  listResources(): Promise<Item[]> {
+  /** Resources of `live` (enabled servers whose last discovery succeeded, that the caller sees). */
+  listResources(live: GatewayServer[]): Promise<Item[]> {
     return listFromAll(
-      this.live(),
+      live,
       (s) => this.upstreams.connection(s),
       'resources',
       (id, err) => this.warn(id, 'resources/list', err),
     );
   }
 
-  readResource(uri: string, signal?: AbortSignal): Promise<Item> {
+  /** `usable`: the caller's enabled server by id, or the gateway's error. */
+  readResource(uri: string, usable: (id: string) => GatewayServer, signal?: AbortSignal): Promise<Item> {
     const target = unwrapResourceUri(uri);
-    const s = this.usable(target.server);
+    const s = usable(target.server);
     return this.upstreams.withCall(s, signal, async (conn) =>
       wrapReadResult(s.id, await conn.request('resources/read', { uri: target.uri }, s.timeoutMs, signal)),
     );
   }
 
-  listPrompts(): Promise<Item[]> {
+  listPrompts(live: GatewayServer[]): Promise<Item[]> {
     return listFromAll(
-      this.live(),
+      live,
       (s) => this.upstreams.connection(s),
       'prompts',
       (id, err) => this.warn(id, 'prompts/list', err),
     );
   }
 
-  getPrompt(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Item> {
+  getPrompt(
+    name: string,
+    args: Record<string, unknown>,
+    usable: (id: string) => GatewayServer,
+    signal?: AbortSignal,
+  ): Promise<Item> {
     const target = splitPrefixed(name, 'prompt');
-    const s = this.usable(target.server);
+    const s = usable(target.server);
     return this.upstreams.withCall(s, signal, (conn) =>
       conn.request('prompts/get', { name: target.name, arguments: args }, s.timeoutMs, signal),
     );

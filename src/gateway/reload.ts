@@ -1,5 +1,7 @@
 import type { SyncReport } from '../catalog/index.js';
+import type { Store } from '../store/index.js';
 import type { GatewayServer } from './types.js';
+import type { Upstreams } from './upstreams.js';
 
 /** What a config reload changed, by server id. */
 export interface ReloadReport {
@@ -27,4 +29,28 @@ export function planReload(
     else if (JSON.stringify(old) !== JSON.stringify(s)) plan.updated.push(s.id);
   }
   return plan;
+}
+
+/**
+ * Applies a new server list: removed servers stop and lose their tools; servers whose target
+ * changed restart and are rediscovered; new ones are discovered; the others keep their
+ * connections and in-flight calls and only take the new settings.
+ */
+export async function applyReload(
+  deps: { store: Store; upstreams: Upstreams },
+  current: ReadonlyMap<string, GatewayServer>,
+  servers: readonly GatewayServer[],
+  changed: () => void,
+): Promise<ReloadReport> {
+  const { store, upstreams } = deps;
+  const next = new Map(servers.map((s) => [s.id, s]));
+  const report: ReloadReport = { ...planReload(current, servers), syncs: [] };
+  for (const id of [...report.removed, ...report.changed]) await upstreams.close(id);
+  for (const id of report.updated) if (!next.get(id)!.enabled) await upstreams.close(id);
+  store.servers.pruneExcept([...next.keys()]);
+  for (const s of servers) store.servers.reconcileConfig(s.id, s.configHash);
+  changed();
+  const rediscover = [...report.added, ...report.changed].map((id) => next.get(id)!).filter((s) => s.enabled);
+  report.syncs = await Promise.all(rediscover.map((s) => upstreams.sync(s)));
+  return report;
 }

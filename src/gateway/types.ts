@@ -23,6 +23,10 @@ export interface GatewayServer {
   /** How the target reads to a person, with secrets masked. */
   display: string;
   description?: string;
+  /** How far its tools' annotations are believed for call classes (config `trusted`). */
+  trusted?: boolean;
+  /** Pin tools and quarantine the ones that change (config `trust.pin`; absent: true). */
+  pin?: boolean;
 }
 
 /** One server in `carte servers` and `carte doctor`: operational detail, never shown to agents. */
@@ -167,6 +171,8 @@ export interface CallRequest {
   onProgress?: (p: CallProgress) => void;
   /** The downstream request's `_meta` (its progress token is not forwarded; the SDK sets its own). */
   meta?: Record<string, unknown>;
+  /** Asks the person behind the client to confirm a call (when the project requires it and the client can ask). */
+  confirm?: (message: string) => Promise<boolean>;
 }
 
 /** The upstream's result, passed through verbatim (`content`, `structuredContent`, `isError`, `_meta`). */

@@ -140,6 +140,7 @@ export class Upstreams {
     const report = await syncServer(this.store, server.id, () => this.discover(server), {
       limits: this.limits,
       serverDescription: server.description,
+      pin: server.pin,
     });
     this.onCatalogChange();
     return report;
@@ -160,7 +161,7 @@ export class Upstreams {
           this.store,
           server.id,
           { tools, protocolEra: conn.info.protocolEra, ...pickInfo(conn) },
-          { limits: this.limits, serverDescription: server.description },
+          { limits: this.limits, serverDescription: server.description, pin: server.pin },
         );
         this.logger.info(
           `[${server.id}] tool list changed: ${report.toolCount} tools (+${report.added} ~${report.changed} -${report.removed})`,

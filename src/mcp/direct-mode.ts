@@ -40,24 +40,19 @@ export class DirectMode {
   /** The exposed tools as MCP tool entries, under their direct names. */
   tools(): Record<string, unknown>[] {
     this.rename();
-    return this.exposure.keys().flatMap((key) => {
-      const name = this.names.get(key);
+    return this.gateway.toolDefinitions(this.caller, this.exposure.keys()).flatMap((d) => {
+      const name = this.names.get(d.key);
       if (name === undefined) return [];
-      try {
-        const d = this.gateway.describeTool(this.caller, key);
-        return [
-          {
-            name,
-            ...(d.title ? { title: d.title } : {}),
-            description: d.description ?? '',
-            inputSchema: d.inputSchema,
-            ...(d.outputSchema ? { outputSchema: d.outputSchema } : {}),
-            ...(d.annotations ? { annotations: d.annotations } : {}),
-          },
-        ];
-      } catch {
-        return []; // gone since the last refresh
-      }
+      return [
+        {
+          name,
+          ...(d.title ? { title: d.title } : {}),
+          description: d.description ?? '',
+          inputSchema: d.inputSchema,
+          ...(d.outputSchema ? { outputSchema: d.outputSchema } : {}),
+          ...(d.annotations ? { annotations: d.annotations } : {}),
+        },
+      ];
     });
   }
 

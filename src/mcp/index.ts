@@ -1,6 +1,6 @@
 /** The MCP face: four fixed meta-tools over the gateway, served on stdio (HTTP comes later). */
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-import { LOCAL_CALLER, type Gateway } from '../gateway/index.js';
+import { LOCAL_CALLER, type CallerContext, type Gateway } from '../gateway/index.js';
 import type { ExposureOptions } from './direct-mode.js';
 import { guardStdin } from './guard-transport.js';
 import { createMcpServer } from './server.js';
@@ -14,7 +14,7 @@ export { directNames, isProviderSafe } from './direct-names.js';
 export function serveMcpStdio(
   gateway: Gateway,
   onError: (err: Error) => void,
-  options: { exposure?: ExposureOptions } = {},
+  options: { exposure?: ExposureOptions; caller?: CallerContext } = {},
 ): StdioServerHandle {
   // Refused requests are answered through the transport, so their answers queue with the rest.
   const send = (a: { id: string | number; code: number; message: string }): void => {
@@ -22,7 +22,8 @@ export function serveMcpStdio(
     transport.send(error).catch(onError);
   };
   const transport = new StdioServerTransport(guardStdin(process.stdin, send), process.stdout);
-  return serveStdio(() => createMcpServer(gateway, LOCAL_CALLER, options), {
+  const caller = options.caller ?? LOCAL_CALLER;
+  return serveStdio(() => createMcpServer(gateway, caller, options), {
     legacy: 'serve',
     onerror: onError,
     transport,

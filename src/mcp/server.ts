@@ -11,9 +11,16 @@ type Ctx = {
   mcpReq: {
     _meta?: Record<string, unknown>;
     signal: AbortSignal;
+    elicitInput: (params: {
+      message: string;
+      requestedSchema: { type: 'object'; properties: Record<string, never> };
+    }) => Promise<{ action: string }>;
     notify: (n: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
   };
 };
+
+/** Asks the person behind the client to confirm (MCP elicitation); true only on accept. */
+type Ask = (message: string) => Promise<boolean>;
 
 const INSTRUCTIONS =
   'Carte is a catalog of many MCP servers. Use search_tools (or browse_tools) to find a tool, describe_tool to read its schema, then call_tool with its key.';
@@ -62,12 +69,20 @@ export function createMcpServer(
     const { name, arguments: raw } = request.params as { name: string; arguments?: Record<string, unknown> };
     const args = new Args(name, raw ?? {});
     try {
+      // A project may require a person to confirm some calls: ask through the client when it can.
+      const elicit = ctx.mcpReq.elicitInput;
+      const ask: Ask | undefined =
+        server.getClientCapabilities()?.elicitation !== undefined
+          ? async (message) =>
+              (await elicit({ message, requestedSchema: { type: 'object', properties: {} } })).action ===
+              'accept'
+          : undefined;
       const key = direct?.keyOf(name);
       if (direct && key !== undefined) {
         direct.touch([key]);
-        return (await relayCall(gateway, caller, key, raw ?? {}, ctx)) as never;
+        return (await relayCall(gateway, caller, key, raw ?? {}, ctx, ask)) as never;
       }
-      const result = await dispatch(gateway, caller, name, args, ctx, direct, listChanged);
+      const result = await dispatch(gateway, caller, name, args, ctx, direct, listChanged, ask);
       if (name !== 'call_tool') meter.sent(textOf(result));
       return result as never;
     } catch (err) {
@@ -127,6 +142,7 @@ async function dispatch(
   ctx: Ctx,
   direct: DirectMode | undefined,
   listChanged: () => void,
+  ask: Ask | undefined,
 ): Promise<Result> {
   switch (name) {
     case 'search_tools': {
@@ -156,17 +172,13 @@ async function dispatch(
     case 'describe_tool':
       return jsonResult(await gateway.describeToolWithin(caller, args.string('key', true), args.maxTokens()));
     case 'call_tool':
-      return callTool(gateway, caller, args, ctx);
+      return relayCall(gateway, caller, args.string('key', true), args.value('arguments'), ctx, ask);
     default:
       throw new CarteError(
         'bad_input',
         `unknown meta-tool "${name}"; the tools are ${META_TOOLS.map((t) => t.name).join(', ')}`,
       );
   }
-}
-
-function callTool(gateway: Gateway, caller: CallerContext, args: Args, ctx: Ctx): Promise<Result> {
-  return relayCall(gateway, caller, args.string('key', true), args.value('arguments'), ctx);
 }
 
 /** Calls a tool, relaying the upstream's progress with the token the client sent. */
@@ -176,6 +188,7 @@ async function relayCall(
   key: string,
   argv: unknown,
   ctx: Ctx,
+  ask: Ask | undefined,
 ): Promise<Result> {
   const meta = ctx.mcpReq._meta ?? {};
   const { progressToken, ...rest } = meta;
@@ -193,6 +206,7 @@ async function relayCall(
   try {
     return await gateway.callTool(caller, key, argv, {
       signal: ctx.mcpReq.signal,
+      ...(ask ? { confirm: ask } : {}),
       ...optional('onProgress', relay),
       ...(Object.keys(rest).length ? { meta: rest } : {}),
     });

@@ -9,8 +9,10 @@ export {
   type PolicyTool,
   type ToolVerdict,
 } from './visibility.js';
+export { callClass } from './call-class.js';
 export {
   compileRules,
+  concatRules,
   describeRule,
   evaluateRules,
   explainVisibility,

@@ -1,6 +1,6 @@
 // Tool rules (`rules:` in the config): which tools are shown, their tags, category and pin.
 // Pure: compiled once per config change, evaluated once per catalog change (docs/menu.md, "Rules").
-import type { CategoryId, ToolRule } from '../config/index.js';
+import type { CallClass, CategoryId, ToolRule } from '../config/index.js';
 import { CarteError, quote } from '../errors.js';
 import { compilePattern, type CompiledPattern } from './patterns.js';
 
@@ -22,6 +22,8 @@ export interface RuleDecision {
   category?: CategoryId;
   /** The last matching rule's `pin`; false when none sets it. */
   pinned: boolean;
+  /** The last matching rule's call class, if any sets one. */
+  callClass?: CallClass;
 }
 
 /** A rule as the config gives it (ToolRule), or written in code with `tags` left out. */
@@ -33,6 +35,15 @@ export interface CompiledRule {
   readonly patterns: readonly string[];
   readonly positive: readonly CompiledPattern[];
   readonly negative: readonly CompiledPattern[];
+}
+
+/** Global rules, then a project's own: one list, so first-enabled, last-category and last-pin read across both. */
+export function concatRules(
+  first: CompiledRules | undefined,
+  then: CompiledRules | undefined,
+): CompiledRules | undefined {
+  if (!first || !then) return first ?? then;
+  return { rules: [...first.rules, ...then.rules], whitelist: first.whitelist || then.whitelist };
 }
 
 /** Rules ready to evaluate; `whitelist` is set when any rule says `enabled: true`. */
@@ -132,7 +143,7 @@ function decide(rules: CompiledRules, hits: readonly Uint8Array[], t: number): R
   const decision: RuleDecision = { visible: !rules.whitelist, decidedBy: null, tags: [], pinned: false };
   for (let i = 0; i < hits.length; i++) {
     if (hits[i]![t] === 0) continue;
-    const { enabled, tags = [], category, pin } = rules.rules[i]!.rule;
+    const { enabled, tags = [], category, pin, class: callClass } = rules.rules[i]!.rule;
     if (enabled !== undefined && decision.decidedBy === null) {
       decision.visible = enabled;
       decision.decidedBy = i;
@@ -140,6 +151,7 @@ function decide(rules: CompiledRules, hits: readonly Uint8Array[], t: number): R
     for (const tag of tags) if (!decision.tags.includes(tag)) decision.tags.push(tag);
     if (category !== undefined) decision.category = category;
     if (pin !== undefined) decision.pinned = pin;
+    if (callClass !== undefined) decision.callClass = callClass;
   }
   return decision;
 }

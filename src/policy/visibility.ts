@@ -3,7 +3,7 @@
 // call, suggestions, counts) agrees. Rules (rules.ts) decide visibility, tags, category and pins;
 // the stored automatic category and tags fill in what no rule sets.
 import { createHash } from 'node:crypto';
-import type { CategoryId } from '../config/index.js';
+import type { CallClass, CategoryId } from '../config/index.js';
 import { evaluateRules, type CompiledRules, type RuleDecision } from './rules.js';
 
 /** A configured server as the policy sees it. */
@@ -42,6 +42,10 @@ export interface ToolVerdict {
   tags: readonly string[];
   /** Pinned to the top of the hot list by a rule (only ever true for a visible tool). */
   pinned: boolean;
+  /** A rule's call class for it, over what its annotations say. */
+  ruleClass?: CallClass;
+  /** Why it is held back (a scanner finding or a change since approval), when it is. */
+  quarantined?: string;
 }
 
 /** What one policy is computed from. */
@@ -50,6 +54,8 @@ export interface PolicyInput {
   tools: Iterable<PolicyTool>;
   rules?: CompiledRules;
   categories?: ReadonlyMap<string, StoredCategory>;
+  /** Quarantined tools and why: invisible to every caller until a person approves them. */
+  quarantined?: ReadonlyMap<string, string>;
 }
 
 /** The verdicts for one catalog and config. */
@@ -74,7 +80,8 @@ export class VisibilityPolicy {
       const server = servers.get(t.server);
       const d = decisions?.get(t.key);
       const stored = input.categories?.get(t.key);
-      const visible = server !== undefined && (d?.visible ?? true);
+      const held = input.quarantined?.get(t.key);
+      const visible = server !== undefined && (d?.visible ?? true) && held === undefined;
       const tags = d?.tags.length ? [...new Set([...d.tags, ...(stored?.tags ?? [])])] : (stored?.tags ?? []);
       verdicts.set(t.key, {
         visible,
@@ -83,6 +90,8 @@ export class VisibilityPolicy {
         category: d?.category ?? stored?.category ?? UNFILED_CATEGORY,
         tags,
         pinned: visible && d?.pinned === true,
+        ...(d?.callClass ? { ruleClass: d.callClass } : {}),
+        ...(held !== undefined ? { quarantined: held } : {}),
       });
     }
     return new VisibilityPolicy(verdicts);
@@ -97,6 +106,16 @@ export class VisibilityPolicy {
   isListed(key: string): boolean {
     const v = this.verdicts.get(key);
     return v !== undefined && v.visible && v.enabled;
+  }
+
+  /**
+   * Whether the tool belongs in the shared search index: its server is configured and enabled and
+   * it is not quarantined. Rules do not count here: each search keeps only what its caller's
+   * policy lists (a project's rules may show what the global ones leave out in whitelist mode).
+   */
+  isIndexed(key: string): boolean {
+    const v = this.verdicts.get(key);
+    return v !== undefined && v.enabled && v.quarantined === undefined;
   }
 
   verdict(key: string): ToolVerdict | undefined {

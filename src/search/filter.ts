@@ -1,4 +1,5 @@
-// Hard filters of a search call: server, tags, categories, required phrases, excluded words.
+// Hard filters of a search call: the caller's visibility, server, tags, categories, required
+// phrases, excluded words.
 import { tokenize } from './tokenize.js';
 import type { SearchDoc, SearchOptions } from './types.js';
 
@@ -22,13 +23,21 @@ export function buildFilters(docs: readonly SearchDoc[], terms: (text: string) =
       .map((p) => ` ${tokenize(p).join(' ')} `)
       .filter((p) => p.trim() !== '');
     const exclude = (options.exclude ?? []).flatMap(terms);
-    const { server } = options;
-    if (server === undefined && !tags.length && !categories.length && !phrases.length && !exclude.length)
+    const { server, allowKey } = options;
+    if (
+      server === undefined &&
+      allowKey === undefined &&
+      !tags.length &&
+      !categories.length &&
+      !phrases.length &&
+      !exclude.length
+    )
       return undefined;
     if (phrases.length) texts ??= docs.map(docText);
     if (exclude.length) termSets ??= docs.map((d) => new Set(terms(docText(d))));
     return (i) => {
       const d = docs[i]!;
+      if (allowKey !== undefined && !allowKey(d.key)) return false;
       if (server !== undefined && d.server !== server) return false;
       if (tags.length && !tags.every((t) => lower(d.tags).includes(t))) return false;
       if (categories.length && !lower(d.categories).some((c) => categories.includes(c))) return false;

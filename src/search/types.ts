@@ -36,6 +36,8 @@ export interface SearchOptions {
   tags?: string[];
   /** The tool must be in at least one of these categories (case-insensitive). */
   categories?: string[];
+  /** Only tools this accepts by key (the caller's visibility, applied before ranking). */
+  allowKey?: (key: string) => boolean;
 }
 
 /** One ranked result. */

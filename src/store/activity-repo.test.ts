@@ -256,3 +256,90 @@ describe('ActivityRepo', () => {
     expect(store.checkIntegrity()).toBe('ok');
   });
 });
+
+describe('ActivityRepo audit columns', () => {
+  const who = { project: 'p1', tokenId: 'tok_1', requestId: 'r1' };
+
+  it('begins a call as `started` and finishes it by id, keeping the audit columns', () => {
+    const store = open();
+    const id = store.activity.begin({
+      kind: 'call',
+      key: 'a/x',
+      server: 'a',
+      at: NOW,
+      argsDigest: 'abcd',
+      ...who,
+    });
+    expect(store.activity.audit()).toMatchObject([
+      { id, outcome: 'started', durationMs: 0, resultBytes: null },
+    ]);
+    // In flight: not a success nor a failure in the usage numbers.
+    expect(store.activity.usageByTool()).toEqual([]);
+    expect(store.activity.finish(id, { outcome: 'ok', durationMs: 1.23456, resultBytes: 42 })).toBe(true);
+    expect(store.activity.finish(id, { outcome: 'timeout', durationMs: 9 })).toBe(false); // once only
+    expect(store.activity.audit()).toEqual([
+      {
+        id,
+        at: new Date(NOW).toISOString(),
+        kind: 'call',
+        requestId: 'r1',
+        tokenId: 'tok_1',
+        project: 'p1',
+        key: 'a/x',
+        server: 'a',
+        outcome: 'ok',
+        durationMs: 1.235,
+        resultBytes: 42,
+        argsDigest: 'abcd',
+        args: null,
+        detail: null,
+      },
+    ]);
+    expect(store.activity.finish(id + 100, { outcome: 'ok', durationMs: 1 })).toBe(false);
+  });
+
+  it('a `started` row survives closing the store unfinished', () => {
+    const path = tempPath();
+    const first = open(path);
+    first.activity.begin({ kind: 'call', key: 'a/x', server: 'a', args: '{"q":"[redacted]"}' });
+    first.close();
+    stores.splice(stores.indexOf(first), 1);
+    expect(open(path).activity.audit()).toMatchObject([{ outcome: 'started', args: { q: '[redacted]' } }]);
+  });
+
+  it('filters by time, project, key and kind, newest first, with a limit; export streams oldest first', () => {
+    const { activity } = open();
+    activity.record({ ...call('a/x', NOW - 3 * DAY, 1), project: 'p1' });
+    activity.record({ ...call('a/y', NOW - 2 * DAY, 1), project: 'p2' });
+    activity.record({
+      kind: 'search',
+      at: NOW - DAY,
+      outcome: 'ok',
+      durationMs: 2,
+      detail: 'd1',
+      project: 'p1',
+    });
+    activity.record({ ...call('a/x', NOW, 1), project: 'p2' });
+    const keys = (rows: { kind: string; key: string | null }[]) => rows.map((r) => r.key ?? r.kind);
+    expect(keys(activity.audit())).toEqual(['a/x', 'search', 'a/y', 'a/x']);
+    expect(keys(activity.audit({ since: NOW - 2 * DAY }))).toEqual(['a/x', 'search', 'a/y']);
+    expect(keys(activity.audit({ until: NOW - DAY }))).toEqual(['a/y', 'a/x']);
+    expect(keys(activity.audit({ project: 'p1' }))).toEqual(['search', 'a/x']);
+    expect(keys(activity.audit({ key: 'a/x' }))).toEqual(['a/x', 'a/x']);
+    expect(keys(activity.audit({ kinds: ['search'] }))).toEqual(['search']);
+    expect(keys(activity.audit({ limit: 2 }))).toEqual(['a/x', 'search']);
+    const it = activity.exportAudit({ project: 'p2' });
+    expect(it.next().value).toMatchObject({ key: 'a/y' });
+    expect(keys([...it])).toEqual(['a/x']);
+    expect(() => activity.audit({ limit: 0 })).toThrow(
+      'the audit limit must be a whole number of at least 1, not 0',
+    );
+  });
+
+  it('prunes by the retention it was opened with', () => {
+    const path = tempPath();
+    open(path).activity.record(call('a/x', Date.now() - 10 * DAY, 1));
+    expect(open(path, { activity: { retentionDays: 30 } }).activity.count()).toBe(1);
+    expect(open(path, { activity: { retentionDays: 7 } }).activity.count()).toBe(0);
+  });
+});

@@ -1,4 +1,5 @@
 import { CarteError, type ErrorCode } from '../errors.js';
+import { auditSelect, toAuditRow, type AuditQuery, type AuditRow } from './audit-rows.js';
 import { prepared, type Db } from './sqlite.js';
 
 /**
@@ -11,6 +12,9 @@ export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 /** How an event ended: `ok`, the upstream's own `isError` result, or the gateway's error code. */
 export type ActivityOutcome = 'ok' | 'tool_error' | ErrorCode;
 
+/** The outcome of a call's row between `begin` and `finish`; one left so is a call that never finished. */
+export const STARTED = 'started';
+
 /** One event to record. A `call` needs its tool key and server. */
 export interface ActivityEvent {
   kind: ActivityKind;
@@ -21,6 +25,27 @@ export interface ActivityEvent {
   outcome: ActivityOutcome;
   durationMs: number;
   /** Size of the result (see gateway/usage.ts for how it is measured); absent for failures. */
+  resultBytes?: number;
+  /** The audit columns (issue 15): who asked and what with. */
+  requestId?: string;
+  /** The token's public id, never the token. */
+  tokenId?: string;
+  project?: string;
+  /** A digest of the arguments (gateway/audit.ts). */
+  argsDigest?: string;
+  /** The arguments with secrets redacted, as JSON text; only under `audit.arguments: redacted`. */
+  args?: string;
+  /** A short note: a search query's digest, an admin action's subject. */
+  detail?: string;
+}
+
+/** A call's row as `begin` writes it, before the call runs. */
+export type StartedEvent = Omit<ActivityEvent, 'outcome' | 'durationMs' | 'resultBytes'>;
+
+/** How a begun call ended. */
+export interface FinishedCall {
+  outcome: ActivityOutcome;
+  durationMs: number;
   resultBytes?: number;
 }
 
@@ -92,6 +117,7 @@ const DAY_MS = 86_400_000;
 export class ActivityRepo {
   private readonly insert;
   private readonly insertSession;
+  private readonly update;
   private writes = 0;
 
   constructor(
@@ -101,8 +127,13 @@ export class ActivityRepo {
     checkOptions(options);
     this.insert = prepared(
       db,
-      `INSERT INTO activity (at, kind, key, server, outcome, duration_ms, result_bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO activity (at, kind, key, server, outcome, duration_ms, result_bytes,
+                             request_id, token_id, project, args_digest, args, detail)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.update = prepared(
+      db,
+      `UPDATE activity SET outcome = ?, duration_ms = ?, result_bytes = ? WHERE id = ? AND outcome = '${STARTED}'`,
     );
     this.insertSession = prepared(
       db,
@@ -113,16 +144,70 @@ export class ActivityRepo {
 
   /** Appends one event (one prepared INSERT); every PRUNE_EVERY writes, prunes a bounded batch. */
   record(event: ActivityEvent): void {
-    this.insert.run(
-      event.at ?? Date.now(),
-      event.kind,
-      event.key ?? null,
-      event.server ?? null,
-      event.outcome,
-      Math.round(event.durationMs * 1000) / 1000, // µs resolution is plenty and reads well in sqlite3
-      event.resultBytes ?? null,
+    this.write(event, event.outcome, event.durationMs, event.resultBytes);
+  }
+
+  /**
+   * Appends a call's row with outcome `started` before the call runs, and returns its id for
+   * `finish`. Committed when it returns (autocommit), so it survives the process being killed.
+   */
+  begin(event: StartedEvent): number {
+    return this.write(event, STARTED, 0, undefined);
+  }
+
+  /** Sets a begun row's outcome, duration and result size (one UPDATE by id); false when no such `started` row is left. */
+  finish(id: number, end: FinishedCall): boolean {
+    const changes = this.update.run(
+      end.outcome,
+      roundMs(end.durationMs),
+      end.resultBytes ?? null,
+      id,
+    ).changes;
+    return changes === 1;
+  }
+
+  /** Audit rows matching `q`, newest first (the time index, no sort). */
+  audit(q: AuditQuery = {}): AuditRow[] {
+    const { sql, params } = auditSelect(q, 'newest');
+    return prepared(this.db, sql)
+      .raw()
+      .all(params)
+      .map((r) => toAuditRow(r as unknown[]));
+  }
+
+  /**
+   * Audit rows matching `q`, oldest first, one at a time (for JSONL export: memory stays flat).
+   * The read sees one snapshot; writers are not blocked (WAL). Finish or `return()` the iterator
+   * before using the store for anything else on this connection.
+   */
+  *exportAudit(q: AuditQuery = {}): Generator<AuditRow, void, undefined> {
+    const { sql, params } = auditSelect(q, 'oldest');
+    for (const r of prepared(this.db, sql).raw().iterate(params)) yield toAuditRow(r as unknown[]);
+  }
+
+  private write(
+    e: StartedEvent,
+    outcome: string,
+    durationMs: number,
+    resultBytes: number | undefined,
+  ): number {
+    const { lastInsertRowid } = this.insert.run(
+      e.at ?? Date.now(),
+      e.kind,
+      e.key ?? null,
+      e.server ?? null,
+      outcome,
+      roundMs(durationMs),
+      resultBytes ?? null,
+      e.requestId ?? null,
+      e.tokenId ?? null,
+      e.project ?? null,
+      e.argsDigest ?? null,
+      e.args ?? null,
+      e.detail ?? null,
     );
     if (++this.writes % PRUNE_EVERY === 0) this.pruneExpired();
+    return Number(lastInsertRowid);
   }
 
   /** Appends one `session` row (no key or server, outcome `ok`) with the session's token counts. */
@@ -136,7 +221,7 @@ export class ActivityRepo {
     }
     this.insertSession.run(
       event.at ?? Date.now(),
-      Math.round(event.durationMs * 1000) / 1000,
+      roundMs(event.durationMs),
       event.tokensSent,
       event.tokensListing,
     );
@@ -228,7 +313,9 @@ export class ActivityRepo {
   // index finds the range; without it the rows are scanned.
   private readUsage(since: number | undefined): ToolUsage[] {
     const range = since === undefined ? '' : ' AND at >= @since';
-    const sql = `SELECT key, duration_ms, outcome = 'ok', at FROM activity WHERE kind = 'call'${range}`;
+    // A `started` row is a call in flight or one that never finished: neither a success nor a known failure.
+    const sql = `SELECT key, duration_ms, outcome = 'ok', at FROM activity
+                 WHERE kind = 'call' AND outcome <> '${STARTED}'${range}`;
     const rows = prepared(this.db, sql)
       .raw()
       .iterate(since === undefined ? {} : { since }) as IterableIterator<[string, number, number, number]>;
@@ -251,6 +338,11 @@ export class ActivityRepo {
       }))
       .sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1));
   }
+}
+
+/** µs resolution is plenty and reads well in sqlite3. */
+function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
 }
 
 /** The ⌈n/2⌉-th smallest value (n > 0). */

@@ -5,6 +5,9 @@ import { ToolsRepo } from './tools-repo.js';
 import { SnapshotsRepo } from './snapshots-repo.js';
 import { VectorsRepo } from './vectors-repo.js';
 import { ACTIVITY_DEFAULTS, ActivityRepo, type ActivityOptions } from './activity-repo.js';
+import { TokensRepo } from './tokens-repo.js';
+import { ProposalsRepo } from './proposals-repo.js';
+import { TrustRepo } from './trust-repo.js';
 
 export type {
   CategoryEntry,
@@ -23,20 +26,35 @@ export type {
   ActivityKind,
   ActivityOptions,
   ActivityOutcome,
+  FinishedCall,
   HotScore,
   SessionEvent,
   SessionStats,
+  StartedEvent,
   ToolUsage,
 } from './activity-repo.js';
+export type { AuditQuery, AuditRow } from './audit-rows.js';
 export {
   ACTIVITY_DEFAULTS,
   ACTIVITY_KINDS,
   HOT_DEFAULTS,
   PRUNE_BATCH,
   PRUNE_EVERY,
+  STARTED,
 } from './activity-repo.js';
+export type { QuarantineKind, QuarantineRow, StoredFinding, ToolPin } from './trust-repo.js';
+export { QUARANTINE_KINDS } from './trust-repo.js';
 export { SCHEMA_VERSION } from './migrations.js';
-export { ActivityRepo, ServersRepo, SnapshotsRepo, ToolsRepo, VectorsRepo };
+export {
+  ActivityRepo,
+  ProposalsRepo,
+  ServersRepo,
+  SnapshotsRepo,
+  TokensRepo,
+  ToolsRepo,
+  TrustRepo,
+  VectorsRepo,
+};
 
 /** The store: repositories over one database, plus a transaction helper. */
 export interface Store {
@@ -49,6 +67,12 @@ export interface Store {
   readonly snapshots: SnapshotsRepo;
   /** One row per gateway event (calls and session ends): usage, the hot list, tokens saved. */
   readonly activity: ActivityRepo;
+  /** Bearer tokens by public id (only hashes of the secrets). */
+  readonly tokens: TokensRepo;
+  /** Servers proposed for registration and their decisions. */
+  readonly proposals: ProposalsRepo;
+  /** Tool pins (hashes after the first discovery) and quarantined tools. */
+  readonly trust: TrustRepo;
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T;
   /** `PRAGMA integrity_check`: 'ok' when the file is sound. */
@@ -73,8 +97,13 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     vectors: new VectorsRepo(db),
     snapshots: new SnapshotsRepo(db),
     activity,
+    tokens: new TokensRepo(db),
+    proposals: new ProposalsRepo(db),
+    trust: new TrustRepo(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     checkIntegrity: () => String(db.pragma('integrity_check', { simple: true })),
     close: () => db.close(),
   };
 }
+export { PROPOSAL_STATUSES } from './proposals-repo.js';
+export type { NewProposal, Proposal, ProposalProblem, ProposalStatus } from './proposals-repo.js';

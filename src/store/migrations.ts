@@ -90,6 +90,59 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE tools ADD COLUMN tags TEXT;
    ALTER TABLE activity ADD COLUMN tokens_sent INTEGER CHECK (tokens_sent >= 0);
    ALTER TABLE activity ADD COLUMN tokens_listing INTEGER CHECK (tokens_listing >= 0);`,
+  // 7: trust (issue 15). `tokens`: bearer tokens by public id; only a sha256 of the secret is
+  // stored, times are unix epoch ms, `scopes` a JSON array. The activity table gains the audit
+  // columns (request id, token id, project, argument digest, redacted arguments, a short detail
+  // such as a search query's digest or an admin action's subject), so usage and audit stay one
+  // table. `proposals`: servers proposed by `carte register` (or an agent), as written (JSON),
+  // with their problems; nothing pending is ever started. `tool_pins`: each tool's hash of name,
+  // description, input schema and annotations after its server's first successful discovery,
+  // with that content (JSON) for the diff a drift shows. `quarantine`: tools held back (a scanner
+  // finding or a drift) until a person approves them.
+  `CREATE TABLE tokens (
+     id TEXT PRIMARY KEY,
+     name TEXT,
+     project TEXT NOT NULL,
+     scopes TEXT NOT NULL,
+     hash TEXT NOT NULL UNIQUE,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER,
+     last_used_at INTEGER,
+     revoked_at INTEGER
+   ) STRICT;
+   ALTER TABLE activity ADD COLUMN request_id TEXT;
+   ALTER TABLE activity ADD COLUMN token_id TEXT;
+   ALTER TABLE activity ADD COLUMN project TEXT;
+   ALTER TABLE activity ADD COLUMN args_digest TEXT;
+   ALTER TABLE activity ADD COLUMN args TEXT;
+   ALTER TABLE activity ADD COLUMN detail TEXT;
+   CREATE TABLE proposals (
+     id TEXT PRIMARY KEY,
+     server_id TEXT NOT NULL,
+     config TEXT NOT NULL,
+     source TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
+     problems TEXT NOT NULL DEFAULT '[]',
+     created_at INTEGER NOT NULL,
+     decided_at INTEGER,
+     decided_by TEXT
+   ) STRICT;
+   CREATE TABLE tool_pins (
+     key TEXT PRIMARY KEY,
+     server_id TEXT NOT NULL,
+     pin_hash TEXT NOT NULL,
+     pinned_at INTEGER NOT NULL,
+     content TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX tool_pins_by_server ON tool_pins(server_id);
+   CREATE TABLE quarantine (
+     key TEXT PRIMARY KEY,
+     server_id TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('flagged', 'drift')),
+     reason TEXT NOT NULL,
+     findings TEXT NOT NULL DEFAULT '[]',
+     since INTEGER NOT NULL
+   ) STRICT;`,
 ];
 
 /** The schema version this build writes. */

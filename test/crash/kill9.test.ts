@@ -7,12 +7,13 @@ import { FIXTURES, ROOT, tempDir } from '../e2e/helpers.js';
 import { killAll, runSearch, type Paths } from './carte-runs.js';
 import { killLoop, readerLoop } from './kill-loop.js';
 import { raceFreshOpens } from './fresh-store-race.js';
+import { auditKillLoop } from './audit-calls.js';
 
 // Crash safety of the store: a real `carte sync` (the built CLI: run `npm run build` first)
 // SIGKILLed at seeded random moments, the store checked after every kill. Slow: spawns processes.
 // CARTE_CRASH_KILLS sets the number of kills (default 25; a soak run uses 300), CARTE_CRASH_SEED
-// the seed (a failure names the seed and run to replay). The audit-log half of the issue ("every
-// acknowledged call has its audit row") waits for the audit log itself (a later issue).
+// the seed (a failure names the seed and run to replay). The audit half kills a process making
+// tool calls through the AuditLog a third as often (CARTE_CRASH_KILLS / 3, at least 3).
 const KILLS = Number(process.env.CARTE_CRASH_KILLS ?? 25);
 const SEED = Number(process.env.CARTE_CRASH_SEED ?? 20_260_728);
 const TIMEOUT = 120_000 + KILLS * 4_000;
@@ -86,6 +87,25 @@ describe('carte sync killed with SIGKILL', () => {
         console.log(`kill9 with reader: ${JSON.stringify({ ...report, searches: runs })}`);
         expect(failures).toEqual([]);
         expect(runs).toBeGreaterThan(0);
+      } finally {
+        tmp.cleanup();
+      }
+    },
+    TIMEOUT,
+  );
+});
+
+describe('tool calls killed with SIGKILL', () => {
+  it(
+    'leave an audit row, finished ok, for every call whose result reached the caller',
+    async () => {
+      const tmp = tempDir('carte-kill9-audit-');
+      try {
+        const kills = Math.max(3, Math.ceil(KILLS / 3));
+        const report = await auditKillLoop({ dbPath: join(tmp.dir, 'carte.db'), kills, seed: SEED + 2 });
+        console.log(`kill9 audit: ${JSON.stringify(report)}`);
+        expect(report.runs).toBe(kills);
+        expect(report.acked).toBeGreaterThan(0); // the kills landed while calls were being made
       } finally {
         tmp.cleanup();
       }

@@ -148,7 +148,12 @@ describe('the menu: tiers, rules, usage and budgets', () => {
     await h.gateway.reload(
       ME,
       h.gateway.listServers(ME).map((s) => h.gateway.server(s.id)),
-      compileRules([...RULES.rules.map((r) => r.rule), { match: 'big/page_tool_1', enabled: false }]),
+      {
+        rules: compileRules([
+          ...RULES.rules.map((r) => r.rule),
+          { match: 'big/page_tool_1', enabled: false },
+        ]),
+      },
     );
     await expect(h.gateway.browseTools(ME, { category: 'data', cursor: first.nextCursor! })).rejects.toThrow(
       /cursor is stale: the catalog changed/,
@@ -156,7 +161,7 @@ describe('the menu: tiers, rules, usage and budgets', () => {
     await h.gateway.reload(
       ME,
       h.gateway.listServers(ME).map((s) => h.gateway.server(s.id)),
-      RULES,
+      { rules: RULES },
     );
   });
 

@@ -1,5 +1,6 @@
 import type { CAC } from 'cac';
-import { LOCAL_CALLER } from '../../gateway/index.js';
+import { DEFAULT_PROJECT, LOCAL_CALLER, localCaller } from '../../gateway/index.js';
+import { CarteError } from '../../errors.js';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir } from '../../config/index.js';
@@ -14,8 +15,10 @@ export function registerServe(cli: CAC): void {
   cli
     .command('serve', 'Serve the gateway over MCP on stdio')
     .option('--no-sync', 'Skip the start-up sync of servers never discovered')
-    .action(async (flags: GlobalFlags & { sync?: boolean }) => {
+    .option('--project <id>', "Serve this project's view of the catalog (default: default)")
+    .action(async (flags: GlobalFlags & { sync?: boolean; project?: string }) => {
       const app = openApp(flags, 'info');
+      const caller = localCaller(checkProject(app, flags.project ?? DEFAULT_PROJECT));
       if (flags.sync !== false) await syncWithProgress(app.gateway, { onlyStale: true });
       // Hybrid search embeds what the catalog lacks in the background; searches stay lexical meanwhile.
       void app.gateway.prepareSearch(LOCAL_CALLER).catch(() => undefined);
@@ -47,7 +50,7 @@ export function registerServe(cli: CAC): void {
               shutdown(1);
             } else app.logger.warn(`mcp: ${firstLine(err.message)}`);
           },
-          { exposure: app.config.exposure },
+          { exposure: app.config.exposure, caller },
         );
         process.stdin.once('end', () => shutdown(0));
         process.stdin.once('close', () => shutdown(0));
@@ -55,6 +58,16 @@ export function registerServe(cli: CAC): void {
         process.once('SIGTERM', () => shutdown(143));
       });
     });
+}
+
+/** The project to serve, or a clear error listing the configured ones. */
+function checkProject(app: App, id: string): string {
+  const ids = app.gateway.projectIds();
+  if (ids.includes(id)) return id;
+  throw new CarteError(
+    'bad_input',
+    `--project ${JSON.stringify(id)} is not a configured project; the projects are ${ids.join(', ')}`,
+  );
 }
 
 /** SDK errors can carry a multi-line schema dump; one line is enough in the log. */

@@ -1,0 +1,81 @@
+import type { CAC } from 'cac';
+import type { AuditQuery, AuditRow } from '../../gateway/index.js';
+import { CarteError } from '../../errors.js';
+import { openApp, type GlobalFlags } from '../app.js';
+import { parseDurationFlag } from '../flags.js';
+import { formatMs, formatTable, out, outJson } from '../output.js';
+
+/** Rows `carte audit` shows without `--limit` (export has no limit). */
+export const AUDIT_LIST_LIMIT = 100;
+
+interface AuditFlags extends GlobalFlags {
+  since?: string;
+  project?: string;
+  tool?: string;
+  limit?: number;
+  json?: boolean;
+}
+
+/**
+ * `carte audit [--since 1h] [--project P] [--tool K] [--json]`: the newest audit rows as a table;
+ * `carte audit export [...]`: every matching row as one JSON object per line, oldest first.
+ */
+export function registerAudit(cli: CAC): void {
+  cli
+    .command('audit [action]', 'Show the audit log (newest first); `audit export` prints it as JSONL')
+    .option('--since <duration>', 'Only this recent activity: 30m, 24h, 7d, 2w (default: all kept)')
+    .option('--project <id>', 'Only this project')
+    .option('--tool <key>', 'Only calls and describes of this tool key')
+    .option('--limit <n>', `At most this many rows (default ${AUDIT_LIST_LIMIT}; export: all)`)
+    .option('--json', 'Print JSON')
+    .action(async (action: string | undefined, flags: AuditFlags) => {
+      if (action !== undefined && action !== 'export')
+        throw new CarteError('bad_input', `unknown audit action "${action}"; the only action is "export"`);
+      const query = readQuery(flags, action === 'export');
+      const app = openApp(flags);
+      try {
+        if (action === 'export') {
+          for (const row of app.store.activity.exportAudit(query)) out(JSON.stringify(row));
+          return;
+        }
+        const rows = app.store.activity.audit(query);
+        if (flags.json) return outJson(rows);
+        out(rows.length === 0 ? 'no audit rows match' : formatAudit(rows));
+      } finally {
+        await app.close();
+      }
+    });
+}
+
+function readQuery(flags: AuditFlags, exporting: boolean): AuditQuery {
+  const range = parseDurationFlag('--since', flags.since);
+  const limit = flags.limit === undefined ? (exporting ? undefined : AUDIT_LIST_LIMIT) : Number(flags.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+    throw new CarteError(
+      'bad_input',
+      `--limit takes a whole number of at least 1, not "${String(flags.limit)}"`,
+    );
+  return {
+    ...(range === undefined ? {} : { since: Date.now() - range }),
+    ...(flags.project === undefined ? {} : { project: String(flags.project) }),
+    ...(flags.tool === undefined ? {} : { key: String(flags.tool) }),
+    ...(limit === undefined ? {} : { limit }),
+  };
+}
+
+/** An aligned table: time, kind, project, token, key, outcome, duration. Never arguments (the digest is enough to match rows). */
+function formatAudit(rows: readonly AuditRow[]): string {
+  const dash = (v: string | null) => v ?? '-';
+  return formatTable([
+    ['time (UTC)', 'kind', 'project', 'token', 'key', 'outcome', 'duration'],
+    ...rows.map((r) => [
+      r.at.slice(0, 19).replace('T', ' '),
+      r.kind,
+      dash(r.project),
+      dash(r.tokenId),
+      dash(r.key),
+      r.outcome,
+      r.outcome === 'started' ? '-' : formatMs(r.durationMs),
+    ]),
+  ]);
+}

@@ -1,0 +1,173 @@
+import type { CAC } from 'cac';
+import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import {
+  addServerToFile,
+  checkProposal,
+  parseConfigText,
+  readProposalFile,
+  resolveConfigPath,
+  type AllowMatch,
+  type CheckedProposal,
+  type Problem,
+  type ServerInput,
+} from '../../config/index.js';
+import { CarteError } from '../../errors.js';
+import { openApp, type App, type GlobalFlags } from '../app.js';
+import { count, formatProblem, note, out } from '../output.js';
+import { syncWithProgress } from './sync.js';
+
+/**
+ * `carte register FILE`: each server in the file is checked; a refused one prints its problems
+ * and is not stored (its config may hold the very secret it was refused for); one matching
+ * `registration.allow` is written to the config file and discovered; any other waits as pending.
+ */
+export function registerRegister(cli: CAC): void {
+  cli
+    .command('register <file>', 'Propose servers from a YAML or JSON file (Carte or mcpServers format)')
+    .action(async (file: string, flags: GlobalFlags) => {
+      const app = openApp(flags);
+      const approved: string[] = [];
+      let writtenTo: string | undefined;
+      let refused = 0;
+      let total: number;
+      try {
+        const path = resolve(file);
+        const read = readProposalFile(path, app.config.registration);
+        for (const w of read.warnings) note(`warning: ${formatProblem(w)}`);
+        if (read.errors.length > 0) throw fileProblems(file, read.errors);
+        total = read.proposals.length;
+        const source = `cli:${path}`;
+        for (const p of read.proposals) {
+          const problems = [...p.problems, ...clashes(app, p.id)];
+          if (problems.length > 0) {
+            refused++;
+            out(`refused ${p.id}:`);
+            for (const problem of problems) out(`  ${formatProblem(problem)}`);
+          } else if (p.allowedBy === undefined) holdPending(app, p, source);
+          else {
+            const path = approveAtOnce(app, p, source);
+            if (path !== undefined) {
+              writtenTo = path;
+              approved.push(p.id);
+            }
+          }
+        }
+      } finally {
+        await app.close();
+      }
+      if (writtenTo !== undefined) await discover(flags, approved, writtenTo);
+      if (refused > 0)
+        throw new CarteError('bad_input', `${refused} of ${count(total, 'proposed server')} refused`);
+    });
+}
+
+/** Writes a checked proposal to the config file now and returns the file; undefined when it cannot start yet. */
+function approveAtOnce(app: App, p: CheckedProposal, source: string): string | undefined {
+  const blocked = unresolved(app, p.id, p.server);
+  const by = allowName(p.allowedBy!);
+  if (blocked !== undefined) {
+    const held = app.store.proposals.insert({ serverId: p.id, config: p.server, source });
+    out(`pending ${p.id}: ${held.id} (matches ${by}, but ${blocked}; then run: carte approve ${held.id})`);
+    return undefined;
+  }
+  const path = writeServer(app, p.id, p.server);
+  app.store.proposals.insert({ serverId: p.id, config: p.server, source, status: 'approved', decidedBy: by });
+  out(`approved ${p.id} (matches ${by}): added to ${path}`);
+  return path;
+}
+
+function holdPending(app: App, p: CheckedProposal, source: string): void {
+  const held = app.store.proposals.insert({ serverId: p.id, config: p.server, source });
+  out(`pending ${p.id}: ${held.id} (approve with: carte approve ${held.id}, or carte reject ${held.id})`);
+}
+
+/** `registration.allow.packages "@modelcontextprotocol/*"`. */
+function allowName(m: AllowMatch): string {
+  return `registration.allow.${m.list} ${JSON.stringify(m.pattern)}`;
+}
+
+/** The server id is taken in the config, or already waits in another proposal. */
+export function clashes(app: App, id: string, except?: string): Problem[] {
+  const at = `servers.${id}`;
+  if (Object.hasOwn(app.config.servers, id))
+    return [{ path: at, message: `server "${id}" is already in ${app.path}` }];
+  const waiting = app.store.proposals
+    .list({ status: 'pending' })
+    .find((p) => p.serverId === id && p.id !== except);
+  return waiting === undefined
+    ? []
+    : [
+        {
+          path: at,
+          message: `server "${id}" is already proposed as ${waiting.id}, which waits for a decision`,
+        },
+      ];
+}
+
+/** Re-runs the checks against the config as it is now (its deny list may have changed since). */
+export function recheck(app: App, id: string, server: Record<string, unknown>): Problem[] {
+  return checkProposal(id, server, { deny: app.config.registration.deny });
+}
+
+/**
+ * Why the server could not load from the config file as it stands (an `${env:NAME}` not set), or
+ * undefined. Checked before writing: a config that does not load stops every command.
+ */
+export function unresolved(app: App, id: string, server: Record<string, unknown>): string | undefined {
+  const probe = join(app.source === 'demo' ? process.cwd() : dirname(app.path), 'carte-proposal.json');
+  const r = parseConfigText(JSON.stringify({ servers: { [id]: server } }), {
+    path: probe,
+    env: process.env,
+    dataDir: app.dataDir,
+  });
+  const first = r.errors[0];
+  return first === undefined ? undefined : first.message.replace(/^./, (c) => c.toLowerCase());
+}
+
+/** Adds the server to the config file (comments kept); with the bundled demo, creates ./carte.yaml. */
+export function writeServer(app: App, id: string, server: Record<string, unknown>): string {
+  let path = app.path;
+  if (app.source === 'demo') {
+    path = resolveConfigPath({ env: {}, cwd: process.cwd() }).path;
+    if (!existsSync(path)) path = resolve(process.cwd(), 'carte.yaml');
+    note(`no config file yet: creating ${path} (the bundled demo servers are not in it)`);
+  }
+  addServerToFile(path, id, server as unknown as ServerInput);
+  return path;
+}
+
+/** Discovers newly written servers with a fresh app over the config file they were written to. */
+export async function discover(flags: GlobalFlags, ids: string[], path: string): Promise<void> {
+  const app = openApp({ ...flags, config: path });
+  const failed: string[] = [];
+  try {
+    for (const id of ids) {
+      const [report] = await syncWithProgress(app.gateway, { server: id });
+      if (report?.status === 'failed') failed.push(`${id}: ${report.error ?? 'unknown error'}`);
+      else out(`${id}: ${count(report?.toolCount ?? 0, 'tool')}`);
+    }
+  } finally {
+    await app.close();
+  }
+  if (failed.length > 0)
+    throw new CarteError('upstream_unavailable', `saved, but discovery failed for ${failed.join('; ')}`);
+}
+
+/** Who decides at the command line: `cli:<user>`. */
+export function localDecider(): string {
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    return 'cli';
+  }
+}
+
+function fileProblems(file: string, problems: Problem[]): CarteError {
+  const lines = problems.map((p) => `  ${formatProblem(p)}`);
+  return new CarteError(
+    'bad_input',
+    `${file} has ${count(problems.length, 'problem')}; nothing was proposed:\n${lines.join('\n')}`,
+  );
+}

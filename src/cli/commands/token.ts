@@ -1,0 +1,148 @@
+import type { CAC } from 'cac';
+import { CarteError } from '../../errors.js';
+import {
+  createToken,
+  listTokens,
+  projectsFromConfig,
+  revokeToken,
+  TOKEN_PREFIX,
+  TOKEN_SCOPES,
+  type TokenInfo,
+} from '../../gateway/index.js';
+import { openApp, type App, type GlobalFlags } from '../app.js';
+import { parseDurationFlag } from '../flags.js';
+import { formatTable, note, out, outJson } from '../output.js';
+
+interface TokenFlags extends GlobalFlags {
+  project?: string;
+  name?: string | number;
+  expires?: string;
+  scope?: string | string[];
+  json?: boolean;
+}
+
+const ACTIONS = ['create', 'list', 'revoke'] as const;
+
+/** `carte token create|list|revoke`: bearer tokens for the HTTP face (docs/security.md, "Tokens"). */
+export function registerToken(cli: CAC): void {
+  cli
+    .command(
+      'token <action> [id]',
+      'create: make a token (printed once); list: show tokens, never their secrets; revoke ID',
+    )
+    .option('--project <id>', 'create: the project the token may use (required)')
+    .option('--name <name>', 'create: a label to recognise the token by')
+    .option('--expires <duration>', 'create: lifetime: 30m, 24h, 7d, 2w (default: never expires)')
+    .option('--scope <scope>', `create: ${TOKEN_SCOPES.join(', ')}; repeat for more (default: search)`)
+    .option('--json', 'list: print JSON')
+    .action(async (action: string, id: string | undefined, flags: TokenFlags) => {
+      if (!(ACTIONS as readonly string[]).includes(action)) {
+        // `carte token carte_…` (a secret where the action goes) must not echo the secret.
+        const named = action.startsWith(TOKEN_PREFIX) ? '' : ` ${JSON.stringify(action)}`;
+        throw new CarteError('bad_input', `unknown token action${named}; use create, list or revoke`);
+      }
+      if (action === 'revoke' && id === undefined)
+        throw new CarteError(
+          'bad_input',
+          'carte token revoke needs a token id; run "carte token list" to see them',
+        );
+      const expiresInMs = parseDurationFlag('--expires', flags.expires);
+      const app = openApp(flags);
+      try {
+        if (action === 'create') create(app, flags, expiresInMs);
+        else if (action === 'list') list(app, flags.json === true);
+        else revoke(app, String(id));
+      } finally {
+        await app.close();
+      }
+    });
+}
+
+function create(app: App, flags: TokenFlags, expiresInMs: number | undefined): void {
+  const projects = new Set(projectsFromConfig(app.config).keys());
+  if (flags.project === undefined || String(flags.project) === '') {
+    const known = [...projects].map((p) => JSON.stringify(p)).join(', ');
+    throw new CarteError(
+      'bad_input',
+      `carte token create needs --project; the configured projects are ${known}`,
+    );
+  }
+  const scopes = [flags.scope ?? 'search'].flat().flatMap((s) => String(s).split(','));
+  const created = createToken(
+    app.store,
+    {
+      project: String(flags.project),
+      scopes,
+      projects,
+      ...(flags.name === undefined ? {} : { name: String(flags.name) }),
+      ...(expiresInMs === undefined ? {} : { expiresInMs }),
+    },
+    Date.now(),
+  );
+  const label = created.name === null ? created.id : `${created.id} (${JSON.stringify(created.name)})`;
+  const expiry = created.expiresAt === null ? 'never expires' : `expires ${formatTime(created.expiresAt)}`;
+  note(
+    `created token ${label} for project "${created.project}", scopes ${created.scopes.join(', ')}; ${expiry}`,
+  );
+  note('the token is shown only this once, on stdout; Carte keeps only its hash');
+  out(created.token);
+}
+
+function list(app: App, json: boolean): void {
+  const now = Date.now();
+  const tokens = listTokens(app.store);
+  if (json) return outJson(tokens.map((t) => toJson(t, now)));
+  if (tokens.length === 0) return out('no tokens; create one with "carte token create --project P"');
+  const rows = tokens.map((t) => [
+    t.id,
+    t.name ?? '-',
+    t.project,
+    t.scopes.join(','),
+    formatTime(t.createdAt),
+    t.expiresAt === null ? 'never' : formatTime(t.expiresAt),
+    t.lastUsedAt === null ? 'never' : formatTime(t.lastUsedAt),
+    statusText(t, now),
+  ]);
+  out(
+    formatTable([['ID', 'NAME', 'PROJECT', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'STATUS'], ...rows]),
+  );
+}
+
+function revoke(app: App, id: string): void {
+  const { token, revoked } = revokeToken(app.store, id, Date.now());
+  out(
+    revoked
+      ? `revoked token ${token.id}`
+      : `token ${token.id} was already revoked on ${formatTime(token.revokedAt ?? 0)}`,
+  );
+}
+
+/** `carte token list --json` (field names are stable: docs/cli.md); times are ISO or null. */
+function toJson(t: TokenInfo, now: number) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: t.id,
+    name: t.name,
+    project: t.project,
+    scopes: t.scopes,
+    createdAt: iso(t.createdAt),
+    expiresAt: iso(t.expiresAt),
+    lastUsedAt: iso(t.lastUsedAt),
+    revokedAt: iso(t.revokedAt),
+    status: status(t, now),
+  };
+}
+
+function statusText(t: TokenInfo, now: number): string {
+  return t.revokedAt === null ? status(t, now) : `revoked ${formatTime(t.revokedAt)}`;
+}
+
+function status(t: TokenInfo, now: number): 'active' | 'expired' | 'revoked' {
+  if (t.revokedAt !== null) return 'revoked';
+  return t.expiresAt !== null && now >= t.expiresAt ? 'expired' : 'active';
+}
+
+/** `2025-01-31 12:00 UTC`. */
+function formatTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,81 @@
+// The trust part of the config schema: projects, the audit log, registration (docs/security.md).
+import { z } from 'zod';
+import { SERVER_ID_PATTERN } from './server-id-pattern.js';
+import { CALL_CLASSES, ToolRuleSchema } from './schema-menu.js';
+
+/** One project: the servers it sees, its own rules (after the global ones) and what it may call. */
+export const ProjectSchema = z
+  .strictObject({
+    servers: z
+      .array(z.string().regex(SERVER_ID_PATTERN))
+      .describe('The ids of the servers this project sees; tools of other servers do not exist for it.'),
+    rules: z
+      .array(ToolRuleSchema)
+      .default([])
+      .describe("Tool rules applied after the global ones, for this project's callers only."),
+    hotList: z
+      .int()
+      .min(0)
+      .max(50)
+      .optional()
+      .describe("Tools in this project's hot list. No default: menu.hotList."),
+    deny: z
+      .array(z.enum(CALL_CLASSES))
+      .default([])
+      .describe('Call classes this project may never call, e.g. [destructive].'),
+    confirm: z
+      .array(z.enum(CALL_CLASSES))
+      .default([])
+      .describe(
+        'Call classes that need a person to confirm each call (asked through the client when it supports elicitation, else refused).',
+      ),
+  })
+  .describe('A project: a bounded view of the catalog for the callers (tokens) that belong to it.');
+
+/** The audit log (docs/security.md, "Audit log"). */
+export const AuditSchema = z
+  .strictObject({
+    arguments: z
+      .enum(['digest', 'redacted'])
+      .default('digest')
+      .describe(
+        'What the audit keeps of call arguments: a digest only (default), or the arguments with secrets redacted.',
+      ),
+    retentionDays: z.int().min(1).max(3650).default(90).describe('Days audit rows are kept. Default 90.'),
+  })
+  .describe('The audit log: every search, browse, describe, call and admin action.');
+
+/** Registration of new servers (docs/security.md, "Registration"). */
+export const RegistrationSchema = z
+  .strictObject({
+    allow: z
+      .strictObject({
+        commands: z
+          .array(z.string().min(1))
+          .default([])
+          .describe('Commands approved at once (wildcards * and ?).'),
+        packages: z
+          .array(z.string().min(1))
+          .default([])
+          .describe('npm, npx, uvx or docker packages approved at once (wildcards), read from the args.'),
+        hosts: z
+          .array(z.string().min(1))
+          .default([])
+          .describe('Hosts of remote servers approved at once (wildcards, e.g. *.example.com).'),
+      })
+      .prefault({})
+      .describe(
+        'What a proposal must match to be approved without a person; anything else waits as pending.',
+      ),
+    deny: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'Patterns refused outright, matched against the command line. No default: shell interpreters run with -c and pipes into a shell.',
+      ),
+    agentRequests: z
+      .boolean()
+      .default(false)
+      .describe('Offer agents a fifth meta-tool, request_server, to propose a server. Default false.'),
+  })
+  .describe('Who may add servers, and which are approved without a person.');

@@ -1,0 +1,125 @@
+import { CarteError, quote } from '../errors.js';
+import { editDistance } from '../search/index.js';
+import { prepared, type Db } from './sqlite.js';
+
+/** A bearer token as stored: only a sha256 (hex) of its secret. Times are unix epoch ms. */
+export interface TokenRow {
+  id: string;
+  name: string | null;
+  project: string;
+  scopes: string[];
+  hash: string;
+  createdAt: number;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** What a new token stores; it starts never used and not revoked. */
+export type NewTokenRow = Omit<TokenRow, 'lastUsedAt' | 'revokedAt'>;
+
+/**
+ * `last_used_at` is written at most this often per token (ms): resolving a token is on every
+ * request's path, and a write there costs a lock on the whole database.
+ */
+export const TOUCH_INTERVAL_MS = 60_000;
+
+interface TokenDbRow {
+  id: string;
+  name: string | null;
+  project: string;
+  scopes: string;
+  hash: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+function fromDb(r: TokenDbRow): TokenRow {
+  return {
+    id: r.id,
+    name: r.name,
+    project: r.project,
+    scopes: JSON.parse(r.scopes) as string[],
+    hash: r.hash,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    lastUsedAt: r.last_used_at,
+    revokedAt: r.revoked_at,
+  };
+}
+
+/** Bearer tokens (issue 15) by public id: only a hash of each secret is stored. */
+export class TokensRepo {
+  /** When this process last wrote each token's last use, so most touches skip the database. */
+  private readonly touched = new Map<string, number>();
+
+  constructor(protected readonly db: Db) {}
+
+  insert(row: NewTokenRow): void {
+    prepared(
+      this.db,
+      `INSERT INTO tokens (id, name, project, scopes, hash, created_at, expires_at)
+       VALUES (@id, @name, @project, @scopes, @hash, @createdAt, @expiresAt)`,
+    ).run({ ...row, scopes: JSON.stringify(row.scopes) });
+  }
+
+  get(id: string): TokenRow | undefined {
+    const row = prepared(this.db, 'SELECT * FROM tokens WHERE id = ?').get(id) as TokenDbRow | undefined;
+    return row && fromDb(row);
+  }
+
+  findByHash(hash: string): TokenRow | undefined {
+    const row = prepared(this.db, 'SELECT * FROM tokens WHERE hash = ?').get(hash) as TokenDbRow | undefined;
+    return row && fromDb(row);
+  }
+
+  /** Every token, oldest first (revoked and expired ones too). */
+  list(): TokenRow[] {
+    const rows = prepared(this.db, 'SELECT * FROM tokens ORDER BY created_at, id').all() as TokenDbRow[];
+    return rows.map(fromDb);
+  }
+
+  /**
+   * Revokes a token for good. Returns false when it was already revoked (its first revocation
+   * time is kept); an unknown id is bad input, with the closest id when one is a likely typo.
+   */
+  revoke(id: string, at: number = Date.now()): boolean {
+    const done = prepared(
+      this.db,
+      'UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+    ).run(at, id);
+    if (done.changes > 0) return true;
+    if (this.get(id)) return false;
+    throw new CarteError('bad_input', `unknown token id ${quote(id, 40)}${this.suggest(id)}`);
+  }
+
+  /**
+   * Records a use of the token at `at`, writing at most once per TOUCH_INTERVAL_MS per token
+   * (also across processes: the UPDATE skips a row written recently). Returns true when written.
+   */
+  touchLastUsed(id: string, at: number): boolean {
+    const last = this.touched.get(id);
+    if (last !== undefined && at - last < TOUCH_INTERVAL_MS) return false;
+    this.touched.set(id, at);
+    const done = prepared(
+      this.db,
+      'UPDATE tokens SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at <= @at - @interval)',
+    ).run({ id, at, interval: TOUCH_INTERVAL_MS });
+    return done.changes > 0;
+  }
+
+  private suggest(id: string): string {
+    const ids = (prepared(this.db, 'SELECT id FROM tokens').all() as Array<{ id: string }>).map((r) => r.id);
+    let best: string | undefined;
+    let bestDistance = 3; // more than 2 edits from every id: no guess
+    for (const known of ids) {
+      const d = editDistance(id.toLowerCase(), known, 2);
+      if (d < bestDistance) [best, bestDistance] = [known, d];
+    }
+    return best === undefined
+      ? '; run "carte token list" to see the ids'
+      : `; did you mean ${JSON.stringify(best)}?`;
+  }
+}
