@@ -64,6 +64,13 @@ export default tseslint.config(
       ],
     },
   },
+  // The web menu runs in the browser: its own project (DOM lib, no node types).
+  {
+    files: ['web/**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: './tsconfig.web.json', tsconfigRootDir: import.meta.dirname },
+    },
+  },
   {
     files: ['src/**/*.ts'],
     rules: restrict({ paths: [SQLITE, SPAWN], patterns: [CLIENT_SDK, SERVER_SDK, ...coreNoFaces] }),

@@ -7,6 +7,10 @@ import { emptyStats, mergeStats, runLoop, type LoopOptions, type LoopStats } fro
 
 export interface CompareSpec {
   upstream: 'stdio' | 'http';
+  /** How clients reach Carte: a `carte serve` per session over stdio (default), or one over HTTP. */
+  face?: 'stdio' | 'http';
+  /** Over the HTTP face: the protocol era the clients pin (legacy: Mcp-Session-Id sessions). */
+  era?: 'modern' | 'legacy';
   sessions: number;
   /** Calls in flight per session. */
   workers: number;
@@ -29,8 +33,12 @@ export interface CompareResult extends CompareSpec {
 
 const KEY = 'everything/echo';
 
-/** Every session makes one call (Carte starts its upstream lazily), then a short loop. */
-async function warmUp(sessions: readonly Session[], workers: number): Promise<void> {
+/**
+ * Every session makes one call (Carte starts its upstream lazily), then a loop of `ms`: V8 is
+ * still compiling Carte's call path for a few seconds, and with 0.3 s of warm-up a fifth of
+ * Carte's CPU in the measured segments was the optimizing compiler's threads (perf, 2026-11-25).
+ */
+async function warmUp(sessions: readonly Session[], workers: number, ms: number): Promise<void> {
   const first = await Promise.all(sessions.map((s) => s.call(KEY, { message: 'warm-up' })));
   const failed = first.findIndex((r) => !r.ok);
   if (failed >= 0) {
@@ -38,7 +46,7 @@ async function warmUp(sessions: readonly Session[], workers: number): Promise<vo
       `warm-up call failed: ${first[failed]!.error}; stderr: ${sessions[failed]!.stderrTail().slice(-500)}`,
     );
   }
-  await runLoop(sessions, { key: KEY, workers, durationMs: 300 });
+  await runLoop(sessions, { key: KEY, workers, durationMs: ms });
 }
 
 const sumCpu = (pids: readonly number[]) => pids.reduce((a, p) => a + cpuTimeMs(p), 0);
@@ -64,8 +72,17 @@ async function measured(
 
 export async function compare(
   spec: CompareSpec,
-  targets: { direct: Target; carte: Target; upstreamPid?: number },
-  opts: { durationMs: number; rounds: number },
+  targets: {
+    direct: Target;
+    carte: Target;
+    /** The upstream server both arms call (an HTTP upstream). */
+    upstreamPid?: number;
+    /** The direct arm's server when the Carte arm has its own (Carte over HTTP, stdio upstream). */
+    directPid?: number;
+    /** The Carte process when its sessions have no pid of their own (Carte over HTTP). */
+    cartePid?: number;
+  },
+  opts: { durationMs: number; rounds: number; warmUpMs: number },
 ): Promise<CompareResult> {
   const direct = await openSessions(targets.direct, spec.sessions);
   const carte = await openSessions(targets.carte, spec.sessions).catch(async (err: unknown) => {
@@ -73,12 +90,19 @@ export async function compare(
     throw err;
   });
   try {
-    await warmUp(direct, spec.workers);
-    await warmUp(carte, spec.workers);
-    const cartePids = carte.map((s) => s.pid).filter((p): p is number => p !== null);
+    await warmUp(direct, spec.workers, opts.warmUpMs);
+    await warmUp(carte, spec.workers, opts.warmUpMs);
+    const cartePids = [
+      ...carte.map((s) => s.pid).filter((p): p is number => p !== null),
+      ...(targets.cartePid === undefined ? [] : [targets.cartePid]),
+    ];
     const shared = targets.upstreamPid === undefined ? [] : [targets.upstreamPid];
+    const directOnly = targets.directPid === undefined ? [] : [targets.directPid];
     const pids = {
-      direct: { carte: [], upstream: [...shared, ...direct.flatMap((s) => (s.pid === null ? [] : [s.pid]))] },
+      direct: {
+        carte: [],
+        upstream: [...shared, ...directOnly, ...direct.flatMap((s) => (s.pid === null ? [] : [s.pid]))],
+      },
       carte: {
         carte: cartePids,
         upstream: [

@@ -1,5 +1,5 @@
-// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,faults,activity,audit]
-// [--clients 1,4,16] [--http-clients 1,4] [--seconds S]` (npm run bench:load).
+// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,faults,activity,audit]
+// [--clients 1,4,16] [--http-clients 1,4] [--face-clients 16] [--face-eras modern,legacy] [--seconds S] [--warm-up S]` (npm run bench:load).
 // Concurrent MCP sessions call everything/echo through `carte serve` and straight to the server in
 // the same run (stdio and Streamable HTTP upstreams), then a fault run with a crashing upstream and
 // the cost of recording each call in the store (activity-write.ts) and of auditing it (audit-write.ts).
@@ -9,6 +9,7 @@ import { machine, machineLine, progress, writeJson } from '../core/report.js';
 import { compare, type CompareResult, type CompareSpec } from './compare.js';
 import { CONFIGS, setupCarte } from './configs.js';
 import { faultRun } from './faults.js';
+import { httpFaceRows } from './http-face.js';
 import { startEverythingHttp } from './http-upstream.js';
 import { arm, compareTable, cpuTable, decompositionTable, faultTable, overheadLine } from './tables.js';
 import { decompose } from './decompose.js';
@@ -16,7 +17,7 @@ import { activityTables, activityWrite } from './activity-write.js';
 import { auditTables, auditWrite } from './audit-write.js';
 
 const HTTP_FACE_NOTE =
-  'Downstream HTTP (clients reaching Carte over Streamable HTTP) is not measured: Carte has no HTTP face yet (a later issue). Over stdio every client session is its own `carte serve` process.';
+  'Over stdio every client session is its own `carte serve` process. Rows marked "clients over HTTP" (part `face`) are one `carte serve --http` shared by every session, with everything over stdio as its upstream; their direct arm calls everything over Streamable HTTP (its `streamableHttp` mode), and their Carte CPU is the one process.';
 
 function counts(name: string, fallback: string): number[] {
   const raw = flag(name) ?? fallback;
@@ -26,7 +27,7 @@ function counts(name: string, fallback: string): number[] {
   return list;
 }
 
-const PARTS = ['stdio', 'decompose', 'http', 'faults', 'activity', 'audit'] as const;
+const PARTS = ['stdio', 'decompose', 'http', 'face', 'faults', 'activity', 'audit'] as const;
 type Part = (typeof PARTS)[number];
 
 /** `--only a,b`: the parts to run (all by default), so one arm can be measured again alone. */
@@ -49,10 +50,22 @@ function specs(quick: boolean): { stdio: CompareSpec[]; http: CompareSpec[] } {
   };
 }
 
+/** Rows of clients reaching Carte over HTTP: sessions x era. */
+function faceSpecs(quick: boolean): { sessions: number; era: 'modern' | 'legacy' }[] {
+  const raw = flag('face-eras') ?? 'modern,legacy';
+  const eras = raw.split(',');
+  const bad = eras.find((e) => e !== 'modern' && e !== 'legacy');
+  if (bad !== undefined) throw new Error(`--face-eras takes modern and/or legacy, not "${bad}"`);
+  return counts('face-clients', quick ? '4' : '16').flatMap((sessions) =>
+    eras.map((era) => ({ sessions, era: era as 'modern' | 'legacy' })),
+  );
+}
+
 async function main(): Promise<void> {
   const quick = hasFlag('quick');
   const only = parts();
   const durationMs = numberFlag('seconds', quick ? 1 : 3) * 1000;
+  const warmUpMs = numberFlag('warm-up', quick ? 0.3 : 3) * 1000;
   const rounds = 2;
   const stale = requireBuild();
   const m = machine();
@@ -70,7 +83,7 @@ async function main(): Promise<void> {
         await compare(
           spec,
           { direct: { kind: 'direct-stdio' }, carte: { kind: 'carte', ...stdioSetup } },
-          { durationMs, rounds },
+          { durationMs, rounds, warmUpMs },
         ),
       );
     }
@@ -78,7 +91,11 @@ async function main(): Promise<void> {
     if (decomposing) step('decomposition (direct, in-process gateway, carte serve)');
     const split = decomposing ? await decompose(stdioSetup, { durationMs, rounds }) : undefined;
     if (only.has('http'))
-      results.push(...(await httpUpstreamRows(tmp.dir, http, { durationMs, rounds }, step)));
+      results.push(...(await httpUpstreamRows(tmp.dir, http, { durationMs, rounds, warmUpMs }, step)));
+    if (only.has('face'))
+      results.push(
+        ...(await httpFaceRows(tmp.dir, faceSpecs(quick), { durationMs, rounds, warmUpMs }, step)),
+      );
     if (only.has('faults')) step('fault run');
     const faults = only.has('faults')
       ? await faultRun(await setupCarte(tmp.dir, 'faults', CONFIGS.faults()), {
@@ -98,7 +115,7 @@ async function main(): Promise<void> {
       machineLine(m),
       ...(stale ? ['', `warning: ${stale}`] : []),
       '',
-      `Closed loop: each session keeps ${'`workers`'} calls of everything/echo in flight for ${durationMs / 1000} s per arm, in ${rounds} alternating segments (direct, Carte, direct, Carte). Latency is per successful call, client side.`,
+      `Closed loop, after ${warmUpMs / 1000} s of warm-up per arm: each session keeps ${'`workers`'} calls of everything/echo in flight for ${durationMs / 1000} s per arm, in ${rounds} alternating segments (direct, Carte, direct, Carte). Latency is per successful call, client side.`,
       '',
       compareTable(results),
       '',
@@ -161,7 +178,7 @@ async function main(): Promise<void> {
 async function httpUpstreamRows(
   dir: string,
   http: readonly CompareSpec[],
-  opts: { durationMs: number; rounds: number },
+  opts: { durationMs: number; rounds: number; warmUpMs: number },
   step: (what: string) => void,
 ): Promise<CompareResult[]> {
   const results: CompareResult[] = [];

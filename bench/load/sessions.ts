@@ -26,21 +26,29 @@ export interface Session {
 export type Target =
   | { kind: 'direct-stdio' }
   | { kind: 'direct-http'; url: string }
-  | { kind: 'carte'; config: string; dataDir: string };
+  | { kind: 'carte'; config: string; dataDir: string; nodeArgs?: readonly string[] }
+  /** `carte serve --http`: one process for every session, each session its own MCP client. */
+  | { kind: 'carte-http'; url: string; token: string; era: 'modern' | 'legacy' };
 
 const INFO = { name: 'carte-bench-load', version: '0' };
 
 /** Opens one session and lists its tools once (so both arms start from the same state). */
 export async function openSession(target: Target): Promise<Session> {
-  const client = new Client(INFO);
+  const modern = target.kind === 'carte-http' && target.era === 'modern';
+  const client = new Client(INFO, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
   let tail = '';
   let pid: number | null = null;
   if (target.kind === 'direct-http') {
     await client.connect(new StreamableHTTPClientTransport(new URL(target.url)));
+  } else if (target.kind === 'carte-http') {
+    const headers = { authorization: `Bearer ${target.token}` };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers } }),
+    );
   } else {
     const args =
       target.kind === 'carte'
-        ? [BIN, 'serve', '--config', target.config, '--data-dir', target.dataDir]
+        ? [...(target.nodeArgs ?? []), BIN, 'serve', '--config', target.config, '--data-dir', target.dataDir]
         : [referenceEntry('server-everything'), 'stdio'];
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -54,7 +62,7 @@ export async function openSession(target: Target): Promise<Session> {
     pid = transport.pid;
   }
   await client.listTools();
-  const viaCarte = target.kind === 'carte';
+  const viaCarte = target.kind === 'carte' || target.kind === 'carte-http';
   return {
     pid,
     stderrTail: () => tail,

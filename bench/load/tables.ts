@@ -7,6 +7,10 @@ import type { FaultResult } from './faults.js';
 import type { LoopStats } from './workload.js';
 
 /** Throughput and latency of one arm. */
+/** The row's name: the upstream's transport, and how clients reach Carte when not over stdio. */
+const upstreamCell = (r: CompareResult) =>
+  r.face === 'http' ? `${r.upstream}; clients over HTTP, ${r.era ?? 'legacy'} era` : r.upstream;
+
 export function arm(s: LoopStats): { callsPerS: number; p50: number; p99: number } {
   return {
     callsPerS: (s.ok / s.elapsedMs) * 1000,
@@ -47,7 +51,7 @@ export function compareTable(results: readonly CompareResult[]): string {
       const d = arm(r.direct);
       const c = arm(r.carte);
       return [
-        r.upstream,
+        upstreamCell(r),
         `${r.sessions} x ${r.workers}`,
         d.callsPerS.toFixed(0),
         c.callsPerS.toFixed(0),
@@ -86,7 +90,7 @@ export function cpuTable(results: readonly CompareResult[]): string {
       const dTotal = (d.client + d.upstream) / r.direct.ok;
       const cTotal = (c.client + c.carte + c.upstream) / r.carte.ok;
       return [
-        r.upstream,
+        upstreamCell(r),
         `${r.sessions} x ${r.workers}`,
         us(d.client, r.direct.ok),
         us(d.upstream, r.direct.ok),
@@ -118,7 +122,7 @@ export function decompositionTable(d: Decomposition): string {
 export function overheadLine(r: CompareResult): string {
   const d = arm(r.direct);
   const c = arm(r.carte);
-  return `- ${r.upstream}, ${r.sessions} session(s) x ${r.workers}: Carte adds ${ms(c.p50 - d.p50)} ms at p50 (${ratio(c.p50, d.p50)}), throughput ${ratio(c.callsPerS, d.callsPerS)} of direct; ${r.direct.ok + r.carte.ok} calls.`;
+  return `- ${upstreamCell(r)}, ${r.sessions} session(s) x ${r.workers}: Carte adds ${ms(c.p50 - d.p50)} ms at p50 (${ratio(c.p50, d.p50)}), throughput ${ratio(c.callsPerS, d.callsPerS)} of direct; ${r.direct.ok + r.carte.ok} calls.`;
 }
 
 const outcomesOf = (outcomes: Record<string, number>): string =>

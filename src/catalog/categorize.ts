@@ -1,10 +1,12 @@
 // Automatic categories: a tool's words are scored against the ten category descriptions
 // (category-scores.ts), then blended with the mean over its server, since most of a server's
 // tools share a category (docs/menu.md, "How categories are assigned").
+import { NO_TRANSLATOR, tokenize, type Translator } from '../search/index.js';
 import { CATEGORY_IDS, type CategoryId } from './categories.js';
 import { N, scoreWords } from './category-scores.js';
+import { semanticScores, type SemanticEvidence } from './category-semantic.js';
 import { tagsFromWords } from './tags.js';
-import { serverWords, toolWords, type ToolText } from './tool-words.js';
+import { DESCRIPTION_CHARS, serverWords, toolWords, type ToolText } from './tool-words.js';
 
 /** The server whose tools are categorised together. */
 export interface CategorizeServer {
@@ -37,6 +39,13 @@ export interface CategorizeOptions {
   paramWeight: number;
   /** Return each tool's blended scores. */
   scores: boolean;
+  /**
+   * Glosses text in other languages (Chinese) into English words, scored as description words
+   * beside the original (docs/menu.md: measured, off by default).
+   */
+  translator: Translator;
+  /** Semantic evidence added to each tool's blended scores (category-semantic.ts); none by default. */
+  semantic: SemanticEvidence | undefined;
 }
 
 export const CATEGORIZE_DEFAULTS: CategorizeOptions = {
@@ -44,6 +53,8 @@ export const CATEGORIZE_DEFAULTS: CategorizeOptions = {
   nameWeight: 2,
   paramWeight: 1,
   scores: false,
+  translator: NO_TRANSLATOR,
+  semantic: undefined,
 };
 
 /** The category of a tool with no evidence at all (no known word, on a server that says nothing). */
@@ -72,23 +83,32 @@ export function categorizeServer(
   const opts = { ...CATEGORIZE_DEFAULTS, ...options };
   const serverText = serverWords(server);
   const words = tools.map(toolWords);
-  const own = words.map((w) =>
+  const gloss = (...texts: (string | undefined)[]): string[] =>
+    opts.translator === NO_TRANSLATOR ? [] : tokenize(opts.translator.gloss(texts.join(' ')));
+  const own = words.map((w, i) =>
     scoreWords([
       [w.name, opts.nameWeight],
       [w.title, opts.nameWeight],
       [w.description, 1],
       [w.params, opts.paramWeight],
+      [gloss(tools[i]!.name, tools[i]!.title, tools[i]!.description?.slice(0, DESCRIPTION_CHARS)), 1],
     ]),
   );
   const serverOwn = scoreWords([
     [serverText.id, opts.nameWeight],
     [serverText.description, 1],
+    [gloss(server.description?.slice(0, DESCRIPTION_CHARS)), 1],
   ]);
   const evidence = mean([...own, serverOwn]);
   const result = new Map<string, ToolCategory>();
   tools.forEach((tool, i) => {
     const blended = own[i]!;
     for (let c = 0; c < N; c++) blended[c]! += opts.serverWeight * evidence[c]!;
+    const vector = opts.semantic?.vectors.get(tool.key);
+    if (vector) {
+      const semantic = semanticScores(vector, opts.semantic!.categories);
+      for (let c = 0; c < N; c++) blended[c]! += opts.semantic!.weight * semantic[c]!;
+    }
     const entry: ToolCategory = { category: pick(blended), tags: tagsFromWords(words[i]!, serverText) };
     if (opts.scores) entry.scores = scoreRecord(blended);
     result.set(tool.key, entry);

@@ -61,11 +61,16 @@ function categoryIndex(): SearchIndex {
 /** Distinct words remembered before the memo starts over (bounds memory, as the stemmer's does). */
 const WORD_MEMO_SIZE = 100_000;
 
-/** A remembered word: its scores, and the last text that counted it (so a text counts it once). */
+/**
+ * A remembered word: its scores, the categories they are not 0 for (most words point at one to
+ * three, so a text's sum skips the rest), and the last text that counted it (so a text counts it once).
+ */
 interface WordEntry {
   scores: Float64Array | null;
+  nonzero: Uint8Array;
   stamp: number;
 }
+const NONE = new Uint8Array(0);
 const memo = new Map<string, WordEntry>();
 let stamp = 0;
 
@@ -91,7 +96,11 @@ function search(word: string): Float64Array | null {
 /** A word's memo entry; a catalog repeats the same few thousand words, so each is searched once per process. */
 function entry(word: string): WordEntry {
   let e = memo.get(word);
-  if (!e) memo.set(word, (e = { scores: search(word), stamp: 0 }));
+  if (!e) {
+    const scores = search(word);
+    const nonzero = scores ? Uint8Array.from(CATEGORY_IDS.keys()).filter((c) => scores[c]! > 0) : NONE;
+    memo.set(word, (e = { scores, nonzero, stamp: 0 }));
+  }
   return e;
 }
 
@@ -117,8 +126,8 @@ export function scoreWords(fields: readonly WeightedField[]): Float64Array {
       const e = entry(word);
       if (e.stamp === stamp) continue;
       e.stamp = stamp;
-      const s = e.scores;
-      if (s) for (let c = 0; c < N; c++) total[c]! += weight * s[c]!;
+      const s = e.scores!;
+      for (const c of e.nonzero) total[c]! += weight * s[c]!;
     }
   }
   return total;

@@ -16,6 +16,7 @@ import {
   projectsFromConfig,
   lazyUseLiteEmbedder,
   openStore,
+  llmRerankOptions,
   remoteSearchOptions,
   serversFromConfig,
   type EmbedProgress,
@@ -93,6 +94,7 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
     search: searchOptions(loaded.config),
     rules: compileRules(loaded.config.rules),
     projects: projectsFromConfig(loaded.config),
+    audit: { arguments: loaded.config.audit.arguments },
     hotList: { size: loaded.config.menu.hotList, halfLifeDays: loaded.config.menu.halfLifeDays },
   });
   return {
@@ -113,10 +115,11 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
  */
 function searchOptions(config: CarteConfig): GatewaySearchOptions {
   const { strategy } = config.search;
-  if (strategy === 'lexical') return { strategy };
+  const rerank = llmRerankOptions(config.search);
+  if (strategy === 'lexical') return { strategy, ...rerank };
   if (strategy === 'hybrid')
-    return { strategy, embedder: lazyUseLiteEmbedder(), onProgress: printProgress() };
-  return { ...remoteSearchOptions(config.search), onProgress: printProgress() };
+    return { strategy, embedder: lazyUseLiteEmbedder(), onProgress: printProgress(), ...rerank };
+  return { ...remoteSearchOptions(config.search), onProgress: printProgress(), ...rerank };
 }
 
 /** `embedding tools: 120/527` on stderr, at most once a second and always the last batch. */

@@ -25,6 +25,12 @@ export type {
   StdioServerConfig,
   ToolRule,
 } from './schema.js';
+export {
+  LLM_RERANK_DEFAULTS,
+  LLM_RERANK_PROVIDERS,
+  type LlmRerankConfig,
+  type LlmRerankProvider,
+} from './schema-rerank.js';
 export type { Problem } from './problems.js';
 export type { ConfigFormat } from './detect-format.js';
 export { loadConfigFile, parseConfigText } from './load.js';

@@ -47,6 +47,7 @@ describe('Carte format: defaults', () => {
       menu: { hotList: 12, halfLifeDays: 7 },
       audit: { arguments: 'digest', retentionDays: 90 },
       registration: { allow: { commands: [], packages: [], hosts: [] }, agentRequests: false },
+      http: { port: 7777, host: '127.0.0.1', allowedOrigins: [], maxSessions: 1000, sessionIdleMinutes: 30 },
     });
   });
 

@@ -1,6 +1,7 @@
 import { quote } from '../errors.js';
 import { expandTemplate, type TemplateContext } from './interpolate.js';
 import type { Problems, Segment } from './problems.js';
+import { resolveRerank } from './resolve-rerank.js';
 import { isHttpUrl } from './resolve-server.js';
 import type { RemoteSearchConfig, SearchConfig } from './schema.js';
 
@@ -26,12 +27,16 @@ export function resolveSearch(
     );
     return undefined;
   }
-  if (remote === undefined) return search;
+  const remoteRerank = strategy === 'remote' && remote?.rerank !== undefined;
+  const rerank = search.rerank && resolveRerank(search.rerank, { ...ctx, remoteRerank }, out);
+  const bad = search.rerank !== undefined && rerank === undefined;
+  const base = rerank ? { ...search, rerank } : search;
+  if (remote === undefined) return bad ? undefined : base;
   if (strategy !== 'remote') {
     out.warn(AT, `ignored: search.strategy is ${quote(strategy)}, not "remote"`);
   }
   const resolved = resolveRemote(remote, ctx, out);
-  return resolved && { ...search, remote: resolved };
+  return bad ? undefined : resolved && { ...base, remote: resolved };
 }
 
 function resolveRemote(

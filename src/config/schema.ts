@@ -3,9 +3,12 @@ import { z } from 'zod';
 import { SERVER_ID_PATTERN } from './server-id-pattern.js';
 import { CALL_CLASSES, CATEGORY_IDS, ExposureSchema, MenuSchema, ToolRuleSchema } from './schema-menu.js';
 import { AuditSchema, ProjectSchema, RegistrationSchema } from './schema-trust.js';
+import { HttpSchema } from './schema-http.js';
+import { LlmRerankSchema } from './schema-rerank.js';
 
 export { SERVER_ID_PATTERN, CALL_CLASSES, CATEGORY_IDS, ExposureSchema, MenuSchema, ToolRuleSchema };
 export { AuditSchema, ProjectSchema, RegistrationSchema };
+export { HttpSchema };
 export type { CallClass, CategoryId } from './schema-menu.js';
 
 /** Longest timer Node honours: setTimeout fires at once past 2^31-1 ms, so cap at one day. */
@@ -195,6 +198,7 @@ export const SearchSchema = z
         'How search_tools ranks tools: lexical (BM25 over names and descriptions), hybrid (lexical fused with a local embedding model) or remote (the providers under "remote").',
       ),
     remote: RemoteSearchSchema.optional(),
+    rerank: LlmRerankSchema.optional(),
   })
   .describe('How tools are found.');
 
@@ -248,6 +252,7 @@ export const ConfigSchema = z
       ),
     audit: AuditSchema.prefault({}),
     registration: RegistrationSchema.prefault({}),
+    http: HttpSchema.prefault({}),
   })
   .describe('Carte configuration: the upstream MCP servers to gather, and how to search them.');
 
@@ -263,3 +268,4 @@ export type MenuConfig = CarteConfig['menu'];
 export type ProjectConfig = z.output<typeof ProjectSchema>;
 export type AuditConfig = CarteConfig['audit'];
 export type RegistrationConfig = CarteConfig['registration'];
+export type HttpConfig = CarteConfig['http'];

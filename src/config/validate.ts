@@ -19,7 +19,9 @@ import {
   type CarteConfig,
   type ServerConfig,
 } from './schema.js';
+import { LlmRerankSchema } from './schema-rerank.js';
 import { badIdMessage, isServerId } from './server-ids.js';
+import { validateHttp } from './validate-http.js';
 import { validateProjects } from './validate-projects.js';
 import { validateRules } from './validate-rules.js';
 import { validateServer } from './validate-server.js';
@@ -67,6 +69,7 @@ export function validateConfig(
   const registration = checkSection(RegistrationSchema, 'registration', doc.registration, out);
   const serverIds = isRecord(doc.servers) ? Object.keys(doc.servers) : [];
   const projects = validateProjects(doc.projects, serverIds, out);
+  const http = validateHttp(doc.http, doc.projects, out);
   const rules = validateRules(doc.rules, isRecord(doc.servers) ? Object.keys(doc.servers) : [], out);
   const servers: Record<string, ServerConfig> = {};
   for (const [id, server] of written) {
@@ -77,7 +80,7 @@ export function validateConfig(
     servers[id] = resolved;
   }
   if (out.errors.length > start || !search || !limits || !exposure || !menu || !rules) return undefined;
-  if (!audit || !registration || !projects.ok) return undefined;
+  if (!audit || !registration || !projects.ok || !http) return undefined;
   const $schema = typeof doc.$schema === 'string' ? { $schema: doc.$schema } : {};
   return {
     ...$schema,
@@ -89,6 +92,7 @@ export function validateConfig(
     menu,
     audit,
     registration,
+    http,
     ...(projects.projects ? { projects: projects.projects } : {}),
   };
 }
@@ -122,6 +126,7 @@ const NESTED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
   ['remote', Object.keys(RemoteSearchSchema.shape)],
   ['remote.embeddings', Object.keys(RemoteEmbeddingsSchema.shape)],
   ['remote.rerank', Object.keys(RemoteRerankSchema.shape)],
+  ['rerank', Object.keys(LlmRerankSchema.shape)],
   ['allow', Object.keys(RegistrationSchema.shape.allow.unwrap().shape)],
 ]);
 

@@ -34,10 +34,20 @@ export interface AuditEvent {
   durationMs: number;
 }
 
+/** What an observer (metrics) sees of each audited event once it ended: never arguments or queries. */
+export interface AuditObservation {
+  kind: 'call' | AuditEvent['kind'];
+  key?: string;
+  server?: string;
+  outcome: ActivityOutcome;
+  durationMs: number;
+}
+
 /** The audit log over the store's activity table, for the gateway's lifetime (its warning throttles outlive calls). */
 export class AuditLog {
   private readonly warn: (message: string) => void;
   private readonly refusal: (message: string) => void;
+  private readonly observers = new Set<(e: AuditObservation) => void>();
 
   constructor(
     private readonly store: Pick<Store, 'activity'>,
@@ -88,22 +98,43 @@ export class AuditLog {
     try {
       result = await run();
     } catch (err) {
-      this.finish(id, target.key, { outcome: toCarteError(err).code, durationMs: performance.now() - start });
+      const end = { outcome: toCarteError(err).code, durationMs: performance.now() - start };
+      this.finish(id, target.key, end);
+      this.notify({ kind: 'call', key, server, ...end });
       throw err;
     }
     const durationMs = performance.now() - start; // before sizing: the duration is the upstream's
     const outcome = result.isError === true ? 'tool_error' : 'ok';
     this.finish(id, target.key, { outcome, durationMs, resultBytes: estimateJsonBytes(result) });
+    this.notify({ kind: 'call', key, server, outcome, durationMs });
     return result;
   }
 
   /** Records a non-call event; a failed write only warns (throttled): reads are not refused for want of a row. */
   event(ctx: CallerContext, e: AuditEvent): void {
+    this.notify({ kind: e.kind, key: e.key, server: e.server, outcome: e.outcome, durationMs: e.durationMs });
     const detail = e.detail === undefined ? undefined : this.detail(e.kind, e.detail);
     try {
       this.store.activity.record({ ...e, ...this.who(ctx), ...(detail === undefined ? {} : { detail }) });
     } catch (err) {
       this.warn(`cannot write ${e.kind} events to the audit log: ${operatorMessage(err)}`);
+    }
+  }
+
+  /** Calls `listener` after each event ends (metrics); returns a function that stops it. */
+  onEvent(listener: (e: AuditObservation) => void): () => void {
+    this.observers.add(listener);
+    return () => this.observers.delete(listener);
+  }
+
+  /** A failing observer is a bug in it: logged, never the caller's failure. */
+  private notify(e: AuditObservation): void {
+    for (const l of this.observers) {
+      try {
+        l(e);
+      } catch (err) {
+        this.warn(`an audit observer failed: ${operatorMessage(err)}`);
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import type { LexicalIndex, LexicalState, SearchDoc } from '../search/index.js';
+import { buildSearchIndex, type LexicalIndex, type LexicalState, type SearchDoc } from '../search/index.js';
 import type { Store, ToolSearchRow } from '../store/index.js';
 import type { VisibilityPolicy } from '../policy/index.js';
 import { buildIndexWithSnapshot } from './index-snapshot.js';
@@ -32,6 +32,8 @@ export class CatalogView {
   private rows = new Map<string, ToolSearchRow>();
   private docs: SearchDoc[] = [];
   private builtVersion = -1;
+  /** Per-caller indexes, keyed by the caller's policy (a new policy after any change). */
+  private scoped = new WeakMap<VisibilityPolicy, { version: number; index: LexicalIndex }>();
   /** Goes up on every change, so derived state (the hybrid index) knows when it is stale. */
   version = 0;
 
@@ -77,6 +79,23 @@ export class CatalogView {
       this.builtVersion = this.version;
     }
     return this.index;
+  }
+
+  /**
+   * The index a caller searches: the catalog's when the caller's policy lists every indexed tool,
+   * else one built from the tools it lists, so no statistic (idf, the typo vocabulary, synonyms)
+   * depends on tools it cannot see (a search would otherwise rank differently because another
+   * project's tools exist). Built on first use after a change, not stored as a snapshot (the store
+   * keeps two: the catalog's).
+   */
+  searchIndexFor(policy: VisibilityPolicy): LexicalIndex {
+    const all = this.searchIndex();
+    const held = this.scoped.get(policy);
+    if (held && held.version === this.builtVersion) return held.index;
+    const docs = this.docs.filter((d) => policy.isListed(d.key));
+    const index = docs.length === this.docs.length ? all : buildSearchIndex(docs);
+    this.scoped.set(policy, { version: this.builtVersion, index });
+    return index;
   }
 
   row(key: string): ToolSearchRow | undefined {

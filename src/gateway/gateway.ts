@@ -5,7 +5,7 @@ import type { Logger } from '../upstream/index.js';
 import { browse } from './menu.js';
 import { fitMenu, fitPage, fitResults } from './menu-budget.js';
 import { HotList, HOT_LIST_DEFAULTS, type HotListOptions } from './hot-list.js';
-import { AuditLog, type AuditOptions } from './audit.js';
+import { AuditLog, type AuditObservation, type AuditOptions } from './audit.js';
 import { audited } from './audited.js';
 import { runToolCall } from './call-pipeline.js';
 import { fitToolDetail, type FittedToolDetail } from './budget-tool.js';
@@ -39,6 +39,7 @@ import { Policies } from './policies.js';
 import { implicitDefault, DEFAULT_PROJECT, type GatewayProject } from './projects.js';
 import { requireScope } from './scopes.js';
 import { toolDetail } from './detail.js';
+import { filedDetail, type FiledToolDetail } from './filed-detail.js';
 import { catalogDigest, type CatalogDigest } from './digest.js';
 import { SessionLedger, type SessionReport } from './sessions.js';
 
@@ -143,26 +144,36 @@ export class Gateway {
     return () => this.listeners.delete(listener);
   }
 
+  /** Each audited search, browse, describe and call as it ends, without arguments (the HTTP face's metrics). */
+  onAuditEvent(listener: (e: AuditObservation) => void): () => void {
+    return this.audit.onEvent(listener);
+  }
+
   /** The servers for the operator (`carte servers`, `doctor`): admin scope. */
   listServers(ctx: CallerContext): ServerSummary[] {
     requireScope(ctx, 'admin', 'listing servers with their targets');
-    return [...this.servers.values()].map((s) => this.summary(s));
+    return [...this.policies.operated(ctx).values()].map((s) => this.summary(s));
   }
 
   /** Discovers the given server (or every enabled one, in parallel) and reports each as it ends. */
   async sync(ctx: CallerContext, opts: SyncRequest = {}): Promise<SyncReport[]> {
     requireScope(ctx, 'admin', 'discovering servers');
     const targets = opts.server
-      ? [this.server(opts.server)]
-      : [...this.servers.values()].filter((s) => s.enabled);
+      ? [this.policies.operatedServer(ctx, opts.server)]
+      : [...this.policies.operated(ctx).values()].filter((s) => s.enabled);
     return syncServers(this.upstreams, targets, opts, (id) => this.options.store.servers.get(id)?.status);
   }
 
   /** Lexical search, synchronous whatever the strategy. */
   searchTools(ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
     return audited(this.audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, () => {
-      const { text, options } = this.searchPlan(ctx, query, req);
-      return this.results(applyUsagePrior(this.toolSearch.lexical(text, options), this.hotList.usage()));
+      const { text, options, index } = this.searchPlan(ctx, query, req);
+      return this.results(
+        applyUsagePrior(
+          this.toolSearch.lexical(text, options, index),
+          this.hotList.usage(this.policies.project(ctx).id),
+        ),
+      );
     });
   }
 
@@ -177,7 +188,7 @@ export class Gateway {
 
   /**
    * Search with the configured strategy, and how it was answered. Hybrid and remote embeddings
-   * answer lexically until the catalog's vectors are ready; a local model that fails stays off,
+   * answer lexically until the vectors and model are ready; a local model that fails retries with backoff,
    * a remote step that fails or misses its deadline falls back for that search only (logged).
    */
   async searchToolsWithMeta(
@@ -186,9 +197,9 @@ export class Gateway {
     req: SearchRequest = {},
   ): Promise<SearchOutcome> {
     return audited(this.audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, async () => {
-      const { text, options } = this.searchPlan(ctx, query, req);
-      const { hits, meta } = await this.toolSearch.search(text, options);
-      const results = this.results(applyUsagePrior(hits, this.hotList.usage()));
+      const { text, options, index } = this.searchPlan(ctx, query, req);
+      const { hits, meta } = await this.toolSearch.search(text, options, { ...req, index });
+      const results = this.results(applyUsagePrior(hits, this.hotList.usage(this.policies.project(ctx).id)));
       if (req.maxTokens === undefined) return { results, meta };
       return { ...(await fitResults(results, req.maxTokens)), meta };
     });
@@ -210,7 +221,7 @@ export class Gateway {
     if (plan.options.server !== undefined) lookupServer(this.policies.servers(ctx), plan.options.server);
     const policy = this.policies.forCaller(ctx);
     plan.options.allowKey = (key) => policy.isListed(key);
-    return plan;
+    return { ...plan, index: this.view.searchIndexFor(policy) };
   }
 
   private results(hits: readonly SearchHit[]): SearchResult[] {
@@ -266,7 +277,8 @@ export class Gateway {
 
   /** T0's keys: pinned tools, then the most used (the project's hot list size, else menu.hotList). */
   hotToolKeys(ctx: CallerContext): string[] {
-    return this.hotList.keys(this.policies.forCaller(ctx), this.policies.project(ctx).hotList);
+    const project = this.policies.project(ctx);
+    return this.hotList.keys(this.policies.forCaller(ctx), project.id, project.hotList);
   }
 
   /** One line on what the caller's catalog holds, for the meta-tool descriptions. */
@@ -291,6 +303,12 @@ export class Gateway {
       const t = this.tool(ctx, key);
       return toolDetail(t, this.summary(this.server(t.serverId)).status);
     });
+  }
+
+  /** `describe_tool` with the call class, category and tags (the REST API and the web page). */
+  describeToolFiled(ctx: CallerContext, key: string): FiledToolDetail {
+    const d = this.describeTool(ctx, key);
+    return filedDetail(d, this.policies.forCaller(ctx).verdict(key), this.server(d.server).trusted);
   }
 
   /** `describe_tool` within `maxTokens`: detail given up in TOOL_DETAIL_LEVELS order. */

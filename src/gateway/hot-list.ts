@@ -19,8 +19,8 @@ export interface HotListOptions {
 export const HOT_LIST_DEFAULTS: HotListOptions = { size: 12, halfLifeDays: 7 };
 
 export class HotList {
-  private scores: Map<string, number> | null = null;
-  private readAt = 0;
+  /** Per project: its scores and when they were read. */
+  private read = new Map<string, { scores: Map<string, number>; at: number }>();
   private warned = false;
 
   constructor(
@@ -32,36 +32,39 @@ export class HotList {
 
   /** Forget the scores (the catalog changed: keys may have gone). */
   invalidate(): void {
-    this.scores = null;
+    this.read.clear();
   }
 
-  /** Each used tool's recency-weighted call count (empty when the table cannot be read). */
-  usage(): ReadonlyMap<string, number> {
+  /** Each used tool's recency-weighted call count in `project` (empty when the table cannot be read). */
+  usage(project: string): ReadonlyMap<string, number> {
     const now = this.now();
-    if (this.scores && now - this.readAt < HOT_REFRESH_MS) return this.scores;
+    const held = this.read.get(project);
+    if (held && now - held.at < HOT_REFRESH_MS) return held.scores;
+    let scores: Map<string, number>;
     try {
       const rows = this.store.activity.hotScores({
         now,
         halfLifeDays: this.options.halfLifeDays,
         limit: HOT_SCORES_READ,
+        project,
       });
-      this.scores = new Map(rows.map((r) => [r.key, r.score]));
+      scores = new Map(rows.map((r) => [r.key, r.score]));
     } catch (err) {
       if (!this.warned)
         this.warn(`cannot read tool usage, the hot list shows pins only: ${(err as Error).message}`);
       this.warned = true;
-      this.scores = new Map();
+      scores = new Map();
     }
-    this.readAt = now;
-    return this.scores;
+    this.read.set(project, { scores, at: now });
+    return scores;
   }
 
-  /** T0: the policy's pinned tools, then the most used listed ones, at most `size` in all. */
-  keys(policy: VisibilityPolicy, size = this.options.size): string[] {
+  /** T0: the policy's pinned tools, then the project's most used listed ones, at most `size` in all. */
+  keys(policy: VisibilityPolicy, project: string, size = this.options.size): string[] {
     const pinned = policy.pinnedKeys();
     const out = pinned.slice(0, size);
     const taken = new Set(out);
-    for (const [key] of this.usage()) {
+    for (const [key] of this.usage(project)) {
       if (out.length >= size) break;
       if (!taken.has(key) && policy.isListed(key)) out.push(key);
     }

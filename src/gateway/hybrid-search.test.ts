@@ -185,7 +185,7 @@ describe('hybrid search in the gateway', () => {
     expect((await a.gateway.searchToolsAsync(ME, 'read a file'))[0]?.key).toBe('files/read_file');
   });
 
-  it('degrades to the lexical ranking with one warning when the model cannot load', async () => {
+  it('degrades to the lexical ranking with one warning when the model cannot load, until the backoff passes', async () => {
     const broken = recording(createHashingEmbedder(), 'Cannot find package @energetic-ai/embeddings');
     const a = openHybrid(tempPath(), broken);
     for (let i = 0; i < 3; i++) {
@@ -195,7 +195,7 @@ describe('hybrid search in the gateway', () => {
       await a.gateway.prepareSearch(ME);
     }
     expect(a.logger.warnings).toEqual([
-      'search: hybrid search is off, answering lexically: Cannot find package @energetic-ai/embeddings',
+      'search: hybrid search is off (trying again in 1 s), answering lexically: Cannot find package @energetic-ai/embeddings',
     ]);
     expect(a.gateway.searchStatus(ME)).toMatchObject({
       state: 'degraded',
@@ -216,7 +216,9 @@ describe('hybrid search in the gateway', () => {
     await a.gateway.prepareSearch(ME);
     const hits = await a.gateway.searchToolsAsync(ME, 'list a directory');
     expect(hits).toEqual(a.gateway.searchTools(ME, 'list a directory'));
-    expect(a.logger.warnings).toEqual(['search: hybrid search is off, answering lexically: model crashed']);
+    expect(a.logger.warnings).toEqual([
+      'search: hybrid search is off (trying again in 1 s), answering lexically: model crashed',
+    ]);
   });
 
   it('keeps exact names first', async () => {

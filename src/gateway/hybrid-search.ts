@@ -1,9 +1,9 @@
-// The gateway's hybrid search: keeps tool vectors in the store in step with the catalog, and
-// says "answer lexically" until they are ready or once the embedder has failed.
+// The gateway's hybrid search: keeps tool vectors in the store in step with the catalog, loads the
+// model in the background, and says "answer lexically" until both are ready or while the embedder
+// is failing (it tries again with backoff: hybrid-health.ts).
 import {
   buildHybridIndex,
   embedAll,
-  embeddableToolText,
   withQueryCache,
   type Embedder,
   type HybridIndex,
@@ -12,9 +12,12 @@ import {
 } from '../search/index.js';
 import type { Store, ToolSearchRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
+import { HYBRID_RETRY, HybridHealth, type RetryPolicy } from './hybrid-health.js';
+import { catalogVectors } from './hybrid-vectors.js';
 import {
   REMOTE_SEARCH_DEFAULTS,
   type EmbedProgress,
+  type EmbeddingsState,
   type GatewaySearchOptions,
   type SearchStatus,
 } from './search-options.js';
@@ -27,6 +30,9 @@ export const TEXT_RECIPE = 'text-v1';
 
 /** Tools per embedder call and per cache write: progress and crash-safety granularity. */
 export const EMBED_BATCH = 64;
+
+/** What an attempt after a failure embeds to check the model answers again. */
+export const PROBE_TEXT = 'probe';
 
 /** The gateway's HybridSearch for these options, or undefined when no embedder takes part. */
 export function createHybridSearch(
@@ -45,7 +51,7 @@ export function createHybridSearch(
       ...common,
       embedder: search.embedder,
       ...(queryEmbedder ? { queryEmbedder } : {}),
-      retryMs,
+      retry: { baseMs: retryMs, capMs: retryMs }, // a fixed interval, as configured
     });
   }
   if (search.strategy !== 'hybrid') return undefined;
@@ -54,7 +60,7 @@ export function createHybridSearch(
     dimension: 1,
     embed: () => Promise.reject(new Error('search.strategy is hybrid but no embedder was given')),
   };
-  return new HybridSearch({ ...common, embedder });
+  return new HybridSearch({ ...common, embedder, retry: search.retry ?? HYBRID_RETRY, local: true });
 }
 
 export interface HybridSearchOptions {
@@ -70,8 +76,10 @@ export interface HybridSearchOptions {
   batchSize?: number;
   /** Embeds queries (default: `embedder`); a remote one gets the query deadline as its timeout. */
   queryEmbedder?: Embedder;
-  /** After a failure, try again this long later (remote); absent: off until the process restarts. */
-  retryMs?: number;
+  /** When to try again after a failure. */
+  retry: RetryPolicy;
+  /** A local model (hybrid): its state shows in each search's metadata. */
+  local?: boolean;
 }
 
 /** Vectors for the catalog, cached by (content hash, model id); embeds only what is missing. */
@@ -81,14 +89,24 @@ export class HybridSearch {
   private built: { version: number; index: HybridIndex } | undefined;
   private job: Promise<void> | undefined;
   private progress: EmbedProgress | undefined;
-  private degradedBy: string | undefined;
-  private degradedAt = 0;
+  private readonly health: HybridHealth;
+  /** The model answers: warmed up (or nothing to warm) and no failure since. */
+  private modelOk: boolean;
   private active = false;
   private closed = false;
+  /** Distinct vectors the last build used: more in the store means some may be stale. */
+  private heldVectors = 0;
 
   constructor(private readonly options: HybridSearchOptions) {
     this.modelId = `${options.embedder.id}+${TEXT_RECIPE}`;
     this.queryEmbedder = withQueryCache(options.queryEmbedder ?? options.embedder);
+    this.health = new HybridHealth(options.retry);
+    this.modelOk = options.embedder.warmUp === undefined;
+  }
+
+  /** A local model (hybrid): each search's metadata carries its state; a remote one's steps say it. */
+  get local(): boolean {
+    return this.options.local === true;
   }
 
   /** The embedder's id, the provider named in search metadata. */
@@ -100,8 +118,8 @@ export class HybridSearch {
   current(): HybridIndex | undefined {
     this.active = true;
     this.retryIfDue();
-    if (this.degradedBy !== undefined || this.closed) return undefined;
-    if (this.built?.version === this.options.catalog.version) return this.built.index;
+    if (this.closed || this.health.state === 'degraded') return undefined;
+    if (this.isReady()) return this.built!.index;
     void this.refresh();
     return undefined;
   }
@@ -118,35 +136,55 @@ export class HybridSearch {
     while (!this.isSettled()) await this.refresh();
   }
 
-  /** Hybrid search is off for good (this gateway's life) or until `retryMs` has passed: logs once. */
+  /**
+   * Hybrid search is off until the next attempt (backoff: hybrid-health.ts). The first failure
+   * since the embeddings last worked is a warning; the ones after it, while retrying, are debug.
+   * A failure while already degraded (a query that was in flight) changes nothing.
+   */
   fail(err: unknown): void {
-    if (this.degradedBy !== undefined) return;
-    this.degradedBy = err instanceof Error ? err.message : String(err);
-    this.degradedAt = Date.now();
-    this.built = undefined;
-    const { retryMs } = this.options;
-    const retry = retryMs === undefined ? '' : ` (trying again in ${Math.ceil(retryMs / 1000)} s)`;
-    this.options.logger.warn(`search: hybrid search is off${retry}, answering lexically: ${this.degradedBy}`);
+    if (this.health.state === 'degraded') return;
+    const first = this.health.state === 'ok';
+    const reason = err instanceof Error ? err.message : String(err);
+    const wait = this.health.fail(reason);
+    this.modelOk = false;
+    const again = `trying again in ${Math.ceil(wait / 1000)} s`;
+    if (first)
+      this.options.logger.warn(`search: hybrid search is off (${again}), answering lexically: ${reason}`);
+    else
+      this.options.logger.debug(
+        `search: hybrid search failed again (${this.health.report().failures} failures, ${again}): ${reason}`,
+      );
   }
 
   /** Why current() answered undefined, as the reason of a fallback. */
   whyLexical(): string {
-    if (this.degradedBy !== undefined) return `hybrid search is off: ${this.degradedBy}`;
+    const { state, reason } = this.health.report();
+    if (state === 'degraded') return `hybrid search is off: ${reason ?? ''}`;
+    if (state === 'retrying') return `hybrid search is trying again after: ${reason ?? ''}`;
+    if (!this.modelOk) return `the model "${this.embedderId}" is loading`;
     return `the tool vectors of "${this.embedderId}" are not ready yet`;
+  }
+
+  /** The state without the store's count: cheap enough for every search's metadata. */
+  state(): EmbeddingsState {
+    const { state, failures, retryInMs } = this.health.report();
+    if (state !== 'ok') return { state, failures, ...(retryInMs === undefined ? {} : { retryInMs }) };
+    if (this.isReady()) return { state: 'ready' };
+    if (!this.job) return { state: 'pending' };
+    return { state: this.progress || this.modelOk ? 'embedding' : 'loading' };
   }
 
   status(): SearchStatus {
     const model = this.modelId;
-    const base = {
+    const { reason } = this.health.report();
+    return {
       strategy: 'hybrid' as const,
       model,
       cachedVectors: this.options.store.vectors.count(model),
+      ...this.state(),
+      ...(reason === undefined ? {} : { reason }),
+      ...(this.job && this.progress ? { progress: this.progress } : {}),
     };
-    if (this.degradedBy !== undefined) return { ...base, state: 'degraded', reason: this.degradedBy };
-    if (this.built?.version === this.options.catalog.version) return { ...base, state: 'ready' };
-    if (this.job)
-      return { ...base, state: 'embedding', ...(this.progress ? { progress: this.progress } : {}) };
-    return { ...base, state: 'pending' };
   }
 
   /** Stops after the batch in flight (nothing is written after this resolves). */
@@ -155,16 +193,17 @@ export class HybridSearch {
     await this.job;
   }
 
+  /** Retries are driven by use: a search, prepareSearch or doctor past the wait starts the attempt. */
   private retryIfDue(): void {
-    const { retryMs } = this.options;
-    if (this.degradedBy === undefined || retryMs === undefined) return;
-    if (Date.now() - this.degradedAt >= retryMs) this.degradedBy = undefined;
+    if (!this.closed && this.health.beginIfDue()) void this.refresh();
+  }
+
+  private isReady(): boolean {
+    return this.health.state === 'ok' && this.modelOk && this.built?.version === this.options.catalog.version;
   }
 
   private isSettled(): boolean {
-    return (
-      this.closed || this.degradedBy !== undefined || this.built?.version === this.options.catalog.version
-    );
+    return this.closed || this.health.state === 'degraded' || this.isReady();
   }
 
   private refresh(): Promise<void> {
@@ -180,61 +219,71 @@ export class HybridSearch {
     // Leave the caller's stack first: a catalog change may be announced inside a sync, and
     // embedding must never run inside a DB transaction. This also coalesces a burst of changes.
     await new Promise((resolve) => setImmediate(resolve));
+    if (this.isSettled()) return;
     try {
-      while (!this.isSettled()) {
+      // The model loads while the vectors are read: its file reads and WASM compile are async.
+      const model = this.checkModel();
+      model.catch(() => undefined); // awaited below; a read that throws first must not leave it unhandled
+      while (!this.closed && this.built?.version !== this.options.catalog.version) {
         const { version, rows, docs, lexicalState } = this.options.catalog.snapshot();
         const vectors = await this.vectorsFor(rows, docs);
         if (!vectors) return; // closed
         const index = await buildHybridIndex(docs, { embedder: this.queryEmbedder, vectors, lexicalState });
         this.built = { version, index };
       }
-      if (!this.closed && this.degradedBy === undefined) this.prune();
+      await model;
+      if (this.closed || this.health.state === 'degraded') return; // a query failed meanwhile
+      const failures = this.health.succeed();
+      if (failures > 0)
+        this.options.logger.info(`search: hybrid search works again after ${failures} failures`);
+      this.prune();
     } catch (err) {
       if (!this.closed) this.fail(err);
     }
   }
 
-  /** One vector (or none: CJK-only text) per row; embeds and caches the missing ones batch by batch. */
+  /**
+   * First time: the embedder's warm-up (a lazy local model loads and compiles; others have none).
+   * After a failure: one probe embedding, so an attempt proves the model answers before it is used.
+   */
+  private async checkModel(): Promise<void> {
+    if (this.modelOk) return;
+    const { embedder } = this.options;
+    if (this.health.state === 'ok') await embedder.warmUp?.();
+    else await embedAll(embedder, [PROBE_TEXT], 'probe texts');
+    this.modelOk = true;
+  }
+
+  /** The catalog's vectors from the store, embedding the missing ones; undefined once closed. */
   private async vectorsFor(
     rows: readonly Pick<ToolSearchRow, 'contentHash'>[],
     docs: readonly SearchDoc[],
   ): Promise<(Float32Array | undefined)[] | undefined> {
-    const { store, embedder, onProgress } = this.options;
-    // A remote model without a configured dimension learns it from its first answer.
-    if (embedder.dimension === 0) await embedder.embed(['dimension probe']);
-    if (this.closed) return undefined;
-    const { dimension } = embedder;
-    const cached = store.vectors.getMany(
-      rows.map((r) => r.contentHash),
-      this.modelId,
-      dimension,
-    );
-    const missing = new Map<string, string>(); // content hash -> text; equal hashes embed once
-    rows.forEach((r, i) => {
-      const text = cached.has(r.contentHash) ? undefined : embeddableToolText(docs[i]!);
-      if (text !== undefined) missing.set(r.contentHash, text);
+    const { store, embedder, onProgress, batchSize } = this.options;
+    const got = await catalogVectors(rows, docs, {
+      store,
+      embedder,
+      modelId: this.modelId,
+      batchSize: batchSize ?? EMBED_BATCH,
+      isClosed: () => this.closed,
+      onProgress: (p) => {
+        this.progress = p;
+        onProgress?.(p);
+      },
     });
-    const todo = [...missing];
-    const batch = this.options.batchSize ?? EMBED_BATCH;
-    for (let i = 0; i < todo.length; i += batch) {
-      const slice = todo.slice(i, i + batch);
-      const got = await embedAll(
-        embedder,
-        slice.map(([, text]) => text),
-      );
-      if (this.closed) return undefined;
-      const written = slice.map(([hash], j) => ({ hash, vector: got[j]! }));
-      store.vectors.putMany(written, this.modelId, dimension);
-      for (const { hash, vector } of written) cached.set(hash, vector);
-      this.progress = { done: i + slice.length, total: todo.length };
-      onProgress?.(this.progress);
-    }
-    return rows.map((r) => cached.get(r.contentHash));
+    if (!got) return undefined;
+    this.heldVectors = got.held;
+    return got.vectors;
   }
 
-  /** Drops this model's vectors of tools no longer stored (kept for disabled servers' tools). */
+  /**
+   * Drops this model's vectors of tools no longer stored (kept for disabled servers' tools). When
+   * the store holds no more vectors than the catalog uses, none is stale: skipped (a count, not the
+   * 84 ms DELETE ... NOT IN of 7k hashes on every start).
+   */
   private prune(): void {
     const { store } = this.options;
+    if (store.vectors.count(this.modelId) <= this.heldVectors) return;
     store.vectors.prune(store.tools.listContentHashes(), this.modelId);
   }
 }

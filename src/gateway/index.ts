@@ -11,22 +11,26 @@ export {
   SEARCH_STRATEGIES,
   type EmbedProgress,
   type GatewaySearchOptions,
+  type LlmRerankOptions,
   type RemoteSearchOptions,
   type SearchMeta,
   type SearchStatus,
   type SearchStrategy,
 } from './search-options.js';
-export { remoteSearchOptions } from './remote-providers.js';
+export { llmRerankOptions, remoteSearchOptions } from './remote-providers.js';
+export { SAMPLING_PROVIDER } from './tool-search.js';
+export type { Complete, CompletionRequest } from '../search/index.js';
 export { lazyUseLiteEmbedder, type Embedder, type RemoteMeta, type Reranker } from '../search/index.js';
 export type { ReloadReport } from './reload.js';
 export { LOCAL_CALLER, localCaller } from './context.js';
 export { DEFAULT_PROJECT, projectsFromConfig, type GatewayProject } from './projects.js';
-export { requireScope, type Scope } from './scopes.js';
+export { requireScope, scopeAllows, type Scope } from './scopes.js';
 export type { CallerContext } from './context.js';
 export { count, summarize } from './summary.js';
 export { compileRules, type CompiledRules } from '../policy/index.js';
 export type { BrowseRequest, CategorySummary, MenuAnswer, ToolPage } from './types.js';
 export { BROWSE_PAGE_SIZE, CATEGORY_EXAMPLES } from './menu.js';
+export type { FiledToolDetail } from './filed-detail.js';
 export { LIFECYCLE_DEFAULTS, SERVER_STATES, type LifecycleOptions, type ServerState } from './lifecycle.js';
 export type {
   BrowseResult,
@@ -78,8 +82,22 @@ export {
   AUDIT_DEFAULTS,
   argsDigest,
   type AuditEvent,
+  type AuditObservation,
   type AuditOptions,
   type AuditQuery,
   type AuditRow,
 } from './audit.js';
 export { approveTool, describeQuarantine, quarantinedKeys, type QuarantineEntry } from '../catalog/index.js';
+export {
+  approveProposal,
+  approveQuarantinedTool,
+  listApprovals,
+  proposalClashes,
+  proposalProblems,
+  rejectProposal,
+  unresolvedVariables,
+  type ApprovalSite,
+  type ApprovedProposal,
+  type PendingApprovals,
+  type PendingProposal,
+} from './approvals.js';

@@ -78,6 +78,20 @@ export class Policies {
     );
   }
 
+  /**
+   * The servers an operator method (servers with targets, discovery, verdicts) covers: every
+   * configured one for the local operator (scope `*`, never granted to a token), else the
+   * caller's project's: an admin token administers its project only.
+   */
+  operated(ctx: CallerContext): ReadonlyMap<string, GatewayServer> {
+    return ctx.scopes.includes('*') ? this.src.servers() : this.servers(ctx);
+  }
+
+  /** A server operator methods may touch, or the unknown-server error (also for another project's). */
+  operatedServer(ctx: CallerContext, id: string): GatewayServer {
+    return lookupServer(this.operated(ctx), id);
+  }
+
   /** A server of the caller's project that is enabled, or the error (unknown for another project's). */
   enabledServer(ctx: CallerContext, id: string): GatewayServer {
     const s = lookupServer(this.servers(ctx), id);
@@ -89,8 +103,10 @@ export class Policies {
   verdicts(ctx: CallerContext): { key: string; verdict: ToolVerdict; why: string }[] {
     // Rule indexes count the global rules, then the project's (as they are evaluated).
     const rules = concatRules(this.rules, this.project(ctx).rules);
+    const own = this.operated(ctx);
     return this.forCaller(ctx)
       .all()
+      .filter(([key]) => own.has(key.slice(0, key.indexOf('/')))) // server ids hold no '/'
       .map(([key, verdict]) => ({ key, verdict, why: explainVerdict(rules, verdict) }));
   }
 

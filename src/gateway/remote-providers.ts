@@ -1,5 +1,10 @@
 import type { SearchConfig } from '../config/index.js';
-import { createHttpReranker, createOpenAiEmbedder, type Embedder } from '../search/index.js';
+import {
+  createHttpReranker,
+  createOpenAiChatReranker,
+  createOpenAiEmbedder,
+  type Embedder,
+} from '../search/index.js';
 import { REMOTE_SEARCH_DEFAULTS, type GatewaySearchOptions } from './search-options.js';
 
 /**
@@ -31,4 +36,20 @@ export function remoteSearchOptions(search: SearchConfig): GatewaySearchOptions 
       ...(reranker && rerank ? { reranker, topN: rerank.topN } : {}),
     },
   };
+}
+
+/**
+ * `search.rerank` as gateway options (empty when not configured), for any strategy: the
+ * openai-chat reranker built once, or the sampling marker whose model each search brings.
+ */
+export function llmRerankOptions(search: SearchConfig): Pick<GatewaySearchOptions, 'rerank'> {
+  const { rerank } = search;
+  if (!rerank) return {};
+  const { provider, topN, timeoutMs, url, model, apiKey } = rerank;
+  // The config loader has checked that openai-chat has its url and model.
+  const reranker =
+    provider === 'openai-chat' && url !== undefined && model !== undefined
+      ? createOpenAiChatReranker({ baseUrl: url, model, apiKey, timeoutMs })
+      : undefined;
+  return { rerank: { provider, topN, timeoutMs, ...(reranker ? { reranker } : {}) } };
 }

@@ -17,17 +17,32 @@ export interface EmbedProgress {
 /** What `carte doctor` shows for search. */
 export interface SearchStatus {
   strategy: SearchStrategy;
-  /** lexical: no embedder; pending: not embedded yet; embedding: under way; ready; degraded: lexical after a failure. */
-  state: 'lexical' | 'pending' | 'embedding' | 'ready' | 'degraded';
+  /**
+   * lexical: no embedder; pending: not started; loading: reading vectors, loading the model;
+   * embedding: embedding tools; ready; degraded: lexical after a failure, until the next attempt;
+   * retrying: an attempt after a failure is under way (see hybrid-health.ts).
+   */
+  state: EmbeddingsState['state'];
   /** The model id vectors are cached under (embedder id + recipe). */
   model?: string;
   /** Vectors cached for this model (for every stored tool, visible or not). */
   cachedVectors?: number;
   progress?: EmbedProgress;
-  /** Why the embeddings are off (degraded). */
+  /** Why the embeddings are off (degraded, retrying: the last failure). */
   reason?: string;
+  /** degraded, retrying: failures since the embeddings last worked. */
+  failures?: number;
+  /** degraded: milliseconds until the next attempt may start (the next use after that starts it). */
+  retryInMs?: number;
   /** remote: the reranker's id, e.g. `rerank:api.jina.ai/jina-reranker-v2-base-multilingual`. */
   rerank?: string;
+}
+
+/** The embeddings' state as a search saw it (`SearchMeta.embeddings`, hybrid strategy). */
+export interface EmbeddingsState {
+  state: 'lexical' | 'pending' | 'loading' | 'embedding' | 'ready' | 'degraded' | 'retrying';
+  failures?: number;
+  retryInMs?: number;
 }
 
 /** Defaults of the remote strategy (REMOTE_SEARCH_DEFAULTS.timeoutMs is the issue's 1.5 s). */
@@ -53,6 +68,20 @@ export interface RemoteSearchOptions {
   retryMs?: number;
 }
 
+/**
+ * The LLM reranker (docs/search.md, "LLM rerank"). `sampling` has no reranker of its own: each
+ * search brings the caller's `sample` (the MCP client's model), and without one keeps the local order.
+ */
+export interface LlmRerankOptions {
+  provider: 'sampling' | 'openai-chat';
+  /** openai-chat: the chat reranker built from the config. */
+  reranker?: Reranker;
+  /** Local hits the model reorders. */
+  topN: number;
+  /** Deadline of the model's answer. */
+  timeoutMs: number;
+}
+
 /** The search strategy and its providers (a local model may load lazily on first use). */
 export interface GatewaySearchOptions {
   strategy: SearchStrategy;
@@ -62,10 +91,14 @@ export interface GatewaySearchOptions {
    */
   embedder?: Embedder;
   remote?: RemoteSearchOptions;
+  /** `search.rerank`: a chat model reorders the best hits of every single-query search, whatever the strategy. */
+  rerank?: LlmRerankOptions;
   /** Called after each batch of tools embedded (the CLI prints it on stderr). */
   onProgress?: (p: EmbedProgress) => void;
   /** Tools per embedder call (default EMBED_BATCH). */
   batchSize?: number;
+  /** hybrid: backoff after a failure (default HYBRID_RETRY; remote uses `remote.retryMs`). */
+  retry?: { baseMs: number; capMs: number };
 }
 
 /**
@@ -77,4 +110,6 @@ export interface SearchMeta {
   strategy: SearchStrategy;
   fallback: boolean;
   steps: RemoteMeta[];
+  /** hybrid: the local model's state when the search ran (loading, degraded, retrying: answered lexically). */
+  embeddings?: EmbeddingsState;
 }

@@ -1,5 +1,11 @@
 import type { ToolSearchRow } from '../store/index.js';
-import { parseQuery, searchRequest, type SearchHit, type SearchOptions } from '../search/index.js';
+import {
+  parseQuery,
+  searchRequest,
+  type Complete,
+  type SearchHit,
+  type SearchOptions,
+} from '../search/index.js';
 import { summarize } from './summary.js';
 import type { SearchResult } from './types.js';
 
@@ -12,6 +18,10 @@ export interface SearchRequest {
   syntax?: boolean;
   /** Bound on the answer's JSON text `{results, omitted?}` in tokens (o200k); absent: no bound. */
   maxTokens?: number;
+  /** The caller's own model (MCP sampling), for `search.rerank.provider: sampling`; absent: local order. */
+  sample?: Complete;
+  /** Cancels the search's remote steps (e.g. the MCP request was cancelled). */
+  signal?: AbortSignal;
 }
 
 /** The text and options to search with; people's syntax only when asked, agents' text never parsed. */

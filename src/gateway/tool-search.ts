@@ -2,11 +2,14 @@
 // and reordered by a remote reranker, each step reporting whether it was used or why not.
 import {
   clampLimit,
+  createLlmReranker,
   rerankWithFallback,
+  type Complete,
   withFallback,
   type RemoteMeta,
   type Reranker,
   type SearchHit,
+  type LexicalIndex,
   type SearchOptions,
 } from '../search/index.js';
 import type { Store, ToolSearchRow } from '../store/index.js';
@@ -19,7 +22,11 @@ import {
   type SearchMeta,
   type SearchStatus,
 } from './search-options.js';
+import { summarize } from './summary.js';
 import { throttledWarn } from './throttled-warn.js';
+
+/** Provider id of the MCP client's own model in search metadata. */
+export const SAMPLING_PROVIDER = 'sampling';
 
 /** Characters of a tool's text a reranker reads (rerankers bill and truncate by tokens). */
 export const MAX_RERANK_CHARS = 1000;
@@ -29,6 +36,27 @@ export function rerankText(t: Pick<ToolSearchRow, 'key' | 'title' | 'description
   const head = t.title ? `${t.key} (${t.title})` : t.key;
   const description = t.description?.replace(/\s+/g, ' ').trim();
   return (description ? `${head}: ${description}` : head).slice(0, MAX_RERANK_CHARS);
+}
+
+/** What a chat model reads for a tool after its key: its title and the first sentence of its description. */
+export function llmRerankText(t: Pick<ToolSearchRow, 'title' | 'description'>): string {
+  return [t.title, summarize(t.description)].filter(Boolean).join(' — ');
+}
+
+/** What one search may bring besides its text: the caller's model and cancellation. */
+export interface SearchCall {
+  sample?: Complete | undefined;
+  signal?: AbortSignal | undefined;
+  /** The caller's lexical index (CatalogView.searchIndexFor); the catalog's when absent. */
+  index?: LexicalIndex | undefined;
+}
+
+/** The reranker of one search and how it reads tools. */
+interface RerankPlan {
+  reranker: Reranker;
+  topN: number;
+  timeoutMs: number;
+  textOf: (row: ToolSearchRow) => string;
 }
 
 /** The one query of a search, or undefined for a multi-step search (its merged ranking keeps each step's slots). */
@@ -54,33 +82,36 @@ export class ToolSearch {
   }
 
   /** The lexical ranking, synchronous. */
-  lexical(text: string | string[], options: SearchOptions): SearchHit[] {
-    return this.deps.catalog.searchIndex().search(text, options);
+  lexical(text: string | string[], options: SearchOptions, index?: LexicalIndex): SearchHit[] {
+    return (index ?? this.deps.catalog.searchIndex()).search(text, options);
   }
 
   /** The configured ranking and how it was reached; never fails because of an embedder or a provider. */
   async search(
     text: string | string[],
     options: SearchOptions,
+    call: SearchCall = {},
   ): Promise<{ hits: SearchHit[]; meta: SearchMeta }> {
     const steps: RemoteMeta[] = [];
-    const query = this.reranker && singleQuery(text);
-    if (!this.reranker || query === undefined) {
-      const hits = await this.localHits(text, options, steps);
+    const plan = this.rerankPlan(call.sample);
+    const query = plan && singleQuery(text);
+    if (!plan || query === undefined) {
+      const hits = await this.localHits(text, options, steps, call.index);
       return { hits, meta: this.meta(steps) };
     }
     // Rank deep enough for the reranker to see topN hits, then cut back to the limit asked for.
     const limit = clampLimit(options.limit);
-    const topN = this.options.remote?.topN ?? REMOTE_SEARCH_DEFAULTS.topN;
-    const local = await this.localHits(text, { ...options, limit: Math.max(limit, topN) }, steps);
+    const { topN } = plan;
+    const local = await this.localHits(text, { ...options, limit: Math.max(limit, topN) }, steps, call.index);
     const reranked = await rerankWithFallback(query, local, {
-      reranker: this.reranker,
+      reranker: plan.reranker,
       textOf: (key) => {
         const row = this.deps.catalog.row(key); // gone only if the catalog changed meanwhile
-        return row ? rerankText(row) : key;
+        return row ? plan.textOf(row) : key;
       },
       topN,
-      timeoutMs: this.timeoutMs,
+      timeoutMs: plan.timeoutMs,
+      signal: call.signal,
       onFallback: (reason) => this.warn(`search: ${reason}; keeping the local order`),
     });
     steps.push(reranked.meta);
@@ -96,7 +127,9 @@ export class ToolSearch {
   status(): SearchStatus {
     const { strategy } = this.options;
     const base: SearchStatus = this.hybrid?.status() ?? { strategy, state: 'lexical' };
-    return { ...base, strategy, ...(this.reranker ? { rerank: this.reranker.id } : {}) };
+    const llm = this.options.rerank;
+    const rerank = llm ? (llm.reranker?.id ?? SAMPLING_PROVIDER) : this.reranker?.id;
+    return { ...base, strategy, ...(rerank ? { rerank } : {}) };
   }
 
   catalogChanged(): void {
@@ -107,12 +140,29 @@ export class ToolSearch {
     await this.hybrid?.close();
   }
 
+  /**
+   * search.rerank when configured (sampling only with the caller's model: without one, silently
+   * the local order), else the remote strategy's reranker.
+   */
+  private rerankPlan(sample: Complete | undefined): RerankPlan | undefined {
+    const llm = this.options.rerank;
+    if (llm) {
+      const reranker =
+        llm.provider === 'sampling' ? sample && createLlmReranker(SAMPLING_PROVIDER, sample) : llm.reranker;
+      return reranker && { reranker, topN: llm.topN, timeoutMs: llm.timeoutMs, textOf: llmRerankText };
+    }
+    if (!this.reranker) return undefined;
+    const topN = this.options.remote?.topN ?? REMOTE_SEARCH_DEFAULTS.topN;
+    return { reranker: this.reranker, topN, timeoutMs: this.timeoutMs, textOf: rerankText };
+  }
+
   private get timeoutMs(): number {
     return this.options.remote?.timeoutMs ?? REMOTE_SEARCH_DEFAULTS.timeoutMs;
   }
 
   private meta(steps: RemoteMeta[]): SearchMeta {
-    return { strategy: this.options.strategy, fallback: steps.some((s) => s.fallback), steps };
+    const meta = { strategy: this.options.strategy, fallback: steps.some((s) => s.fallback), steps };
+    return this.hybrid?.local ? { ...meta, embeddings: this.hybrid.state() } : meta;
   }
 
   /** Lexical, or fused with embeddings when they are ready; a failing embedder means lexical. */
@@ -120,14 +170,15 @@ export class ToolSearch {
     text: string | string[],
     options: SearchOptions,
     steps: RemoteMeta[],
+    own?: LexicalIndex,
   ): Promise<SearchHit[]> {
     const { hybrid } = this;
-    if (!hybrid) return this.lexical(text, options);
+    if (!hybrid) return this.lexical(text, options, own);
     const provider = hybrid.embedderId;
     const index = hybrid.current();
     if (!index) {
       steps.push({ provider, fallback: true, reason: hybrid.whyLexical() });
-      return this.lexical(text, options);
+      return this.lexical(text, options, own);
     }
     if (this.options.strategy === 'remote') {
       // A remote failure is one query's: that query is lexical, the next one tries again. The
@@ -139,16 +190,16 @@ export class ToolSearch {
         onFallback: (reason) => this.warn(`search: ${reason}; answering lexically`),
       });
       steps.push(r.meta);
-      return r.value ?? this.lexical(text, options);
+      return r.value ?? this.lexical(text, options, own);
     }
     try {
       const hits = await index.search(text, options);
       steps.push({ provider, fallback: false });
       return hits;
     } catch (err) {
-      hybrid.fail(err); // a local model that failed once stays off
+      hybrid.fail(err); // lexical until an attempt after the backoff works (hybrid-health.ts)
       steps.push({ provider, fallback: true, reason: hybrid.whyLexical() });
-      return this.lexical(text, options);
+      return this.lexical(text, options, own);
     }
   }
 }

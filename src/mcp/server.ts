@@ -1,10 +1,11 @@
-import { ProtocolError, Server } from '@modelcontextprotocol/server';
+import { ProtocolError, Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
-import { LOCAL_CALLER, type CallerContext, type Gateway } from '../gateway/index.js';
+import { LOCAL_CALLER, type CallerContext, type Complete, type Gateway } from '../gateway/index.js';
 import { Args } from './args.js';
 import { META_TOOLS, metaTools } from './meta-tools.js';
 import { SessionMeter } from './session-meter.js';
 import { DirectMode, type ExposureOptions } from './direct-mode.js';
+import { clientSampler } from './sampling.js';
 
 type Result = Record<string, unknown>;
 type Ctx = {
@@ -25,11 +26,32 @@ type Ask = (message: string) => Promise<boolean>;
 const INSTRUCTIONS =
   'Carte is a catalog of many MCP servers. Use search_tools (or browse_tools) to find a tool, describe_tool to read its schema, then call_tool with its key.';
 
+/**
+ * tools/call params as the handler takes them. The SDK's Server has already checked the whole
+ * request against the spec's schema before any handler runs; its 2-argument form would parse it
+ * again, the largest SDK cost of a proxied call after the pipe writes (docs/benchmarks.md).
+ */
+const CALL_PARAMS: StandardSchemaV1<Record<string, unknown>> = {
+  '~standard': {
+    version: 1,
+    vendor: 'carte',
+    validate: (value) => ({ value: value as Record<string, unknown> }),
+  },
+};
+
 /** Builds the MCP server face: four meta-tools over the gateway, or in direct mode the hot tools and search. */
 export function createMcpServer(
   gateway: Gateway,
   caller: CallerContext = LOCAL_CALLER,
-  options: { exposure?: ExposureOptions } = {},
+  options: {
+    exposure?: ExposureOptions;
+    /**
+     * One request, not a session (the modern era over HTTP builds a server per request): no
+     * catalog-change subscription and no session record, which would cost a row and a log line
+     * per request and count each request as a session in the tokens-saved statistics.
+     */
+    perRequest?: boolean;
+  } = {},
 ): Server {
   const server = new Server(
     { name: 'carte', version: '0.1.0' },
@@ -46,17 +68,19 @@ export function createMcpServer(
   const listChanged = () => void server.sendToolListChanged().catch(() => undefined);
   // The search and browse descriptions carry the catalog's digest: when it changes, say so.
   let digest = gateway.catalogDigest(caller);
-  const stopWatching = gateway.onCatalogChanged(() => {
-    const next = gateway.catalogDigest(caller);
-    const renamed = direct?.refresh() ?? false;
-    if (next.long === digest.long && next.short === digest.short && !renamed) return;
-    digest = next;
-    listChanged();
-  });
+  const stopWatching = options.perRequest
+    ? () => undefined
+    : gateway.onCatalogChanged(() => {
+        const next = gateway.catalogDigest(caller);
+        const renamed = direct?.refresh() ?? false;
+        if (next.long === digest.long && next.short === digest.short && !renamed) return;
+        digest = next;
+        listChanged();
+      });
   const onclose = server.onclose;
   server.onclose = () => {
     stopWatching();
-    gateway.endSession(caller, meter.report());
+    if (!options.perRequest) gateway.endSession(caller, meter.report());
     onclose?.();
   };
   server.setRequestHandler('tools/list', () => {
@@ -65,8 +89,8 @@ export function createMcpServer(
     meter.sent(JSON.stringify(answer));
     return answer as never;
   });
-  server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { name, arguments: raw } = request.params as { name: string; arguments?: Record<string, unknown> };
+  server.setRequestHandler('tools/call', { params: CALL_PARAMS }, async (params, ctx) => {
+    const { name, arguments: raw } = params as { name: string; arguments?: Record<string, unknown> };
     const args = new Args(name, raw ?? {});
     try {
       // A project may require a person to confirm some calls: ask through the client when it can.
@@ -80,13 +104,14 @@ export function createMcpServer(
       const key = direct?.keyOf(name);
       if (direct && key !== undefined) {
         direct.touch([key]);
-        return (await relayCall(gateway, caller, key, raw ?? {}, ctx, ask)) as never;
+        return await relayCall(gateway, caller, key, raw ?? {}, ctx, ask);
       }
-      const result = await dispatch(gateway, caller, name, args, ctx, direct, listChanged, ask);
+      const sampler = () => clientSampler(server, ctx);
+      const result = await dispatch(gateway, caller, name, args, ctx, direct, listChanged, ask, sampler);
       if (name !== 'call_tool') meter.sent(textOf(result));
-      return result as never;
+      return result;
     } catch (err) {
-      return errorResult(toCarteError(err)) as never;
+      return errorResult(toCarteError(err));
     }
   });
   registerPassthrough(server, gateway, caller);
@@ -143,6 +168,7 @@ async function dispatch(
   direct: DirectMode | undefined,
   listChanged: () => void,
   ask: Ask | undefined,
+  sampler: () => Complete | undefined = () => undefined,
 ): Promise<Result> {
   switch (name) {
     case 'search_tools': {
@@ -150,6 +176,9 @@ async function dispatch(
         ...optional('limit', args.limit(50)),
         ...optional('server', args.string('server')),
         ...optional('maxTokens', args.maxTokens()),
+        // search.rerank "sampling" asks the client's own model, when it declared sampling.
+        ...optional('sample', sampler()),
+        signal: ctx.mcpReq.signal,
       });
       // Direct mode: what search finds becomes callable by name, and the client is told.
       const shown = direct ? results.map((r) => ({ ...r, tool: direct.nameOf(r.key) })) : results;

@@ -3,6 +3,7 @@ import {
   createHashingEmbedder,
   embeddableToolText,
   lazyEmbedder,
+  WARM_UP_TEXT,
   withQueryCache,
   type Embedder,
 } from './index.js';
@@ -92,6 +93,29 @@ describe('lazyEmbedder', () => {
     await expect(other.embed(['a'])).rejects.toThrow(
       'the embedder loaded as "hashing-16" (16 values) but was declared as "m" (8); declare what the model is',
     );
+  });
+
+  it('loads again after a failed load, so a model that becomes loadable heals', async () => {
+    const inner = counting(createHashingEmbedder(8));
+    let loads = 0;
+    const lazy = lazyEmbedder({ id: inner.id, dimension: 8 }, () =>
+      ++loads <= 2 ? Promise.reject(new Error(`load ${loads} failed`)) : Promise.resolve(inner),
+    );
+    await expect(lazy.warmUp!()).rejects.toThrow('load 1 failed');
+    await expect(lazy.embed(['a'])).rejects.toThrow('load 2 failed');
+    await lazy.warmUp!();
+    await lazy.warmUp!(); // warm already: no second load, no second warm-up embedding
+    expect(await lazy.embed(['a'])).toHaveLength(1);
+    expect(loads).toBe(3);
+    expect(inner.calls).toEqual([[WARM_UP_TEXT], ['a']]);
+  });
+
+  it('passes warmUp through the query cache', async () => {
+    let warmed = 0;
+    const inner: Embedder = { ...createHashingEmbedder(8), warmUp: () => (warmed++, Promise.resolve()) };
+    await withQueryCache(inner).warmUp!();
+    expect(warmed).toBe(1);
+    expect('warmUp' in withQueryCache(createHashingEmbedder(8))).toBe(false);
   });
 });
 

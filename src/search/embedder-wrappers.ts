@@ -4,15 +4,20 @@ import { embedAll, type Embedder } from './embedder.js';
 /** Query vectors kept by `withQueryCache`: a few hundred repeated queries cost nothing. */
 export const QUERY_CACHE_SIZE = 256;
 
+/** What `warmUp` embeds once the model is loaded: its first run compiles the kernels (about 150 ms for USE-Lite). */
+export const WARM_UP_TEXT = 'warm up';
+
 /**
- * An embedder whose model is loaded by the first `embed` call, so building one costs nothing and a
- * model that cannot load fails there (every call then rejects with the same error).
+ * An embedder whose model is loaded by `warmUp` or the first `embed` call, so building one costs
+ * nothing and a model that cannot load fails there. A failed load is forgotten: the next call
+ * loads again, so a model that becomes loadable (a package installed, memory freed) heals.
  */
 export function lazyEmbedder(
   model: { id: string; dimension: number },
   load: () => Promise<Embedder>,
 ): Embedder {
   let loading: Promise<Embedder> | undefined;
+  let warm: Promise<void> | undefined;
   const loaded = async (): Promise<Embedder> => {
     const e = await load();
     if (e.id !== model.id || e.dimension !== model.dimension) {
@@ -22,12 +27,30 @@ export function lazyEmbedder(
     }
     return e;
   };
+  const get = (): Promise<Embedder> => {
+    loading ??= loaded().catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    });
+    return loading;
+  };
   return {
     id: model.id,
     dimension: model.dimension,
     async embed(texts) {
-      loading ??= loaded();
-      return (await loading).embed(texts);
+      return (await get()).embed(texts);
+    },
+    warmUp() {
+      warm ??= get()
+        .then((e) => embedAll(e, [WARM_UP_TEXT]))
+        .then(
+          () => undefined,
+          (err: unknown) => {
+            warm = undefined;
+            throw err;
+          },
+        );
+      return warm;
     },
   };
 }
@@ -61,6 +84,7 @@ export function withQueryCache(embedder: Embedder, size: number = QUERY_CACHE_SI
   return {
     id: embedder.id,
     dimension: embedder.dimension,
+    ...(embedder.warmUp ? { warmUp: () => embedder.warmUp!() } : {}),
     async embed(texts) {
       // Hits are taken before the misses are added: adding may evict, even texts of this call.
       const hits = new Map(texts.flatMap((t) => (cache.has(t) ? [[t, cache.get(t)!] as const] : [])));

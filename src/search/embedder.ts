@@ -6,6 +6,11 @@ export interface Embedder {
   id: string;
   dimension: number;
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Loads the model ahead of the first `embed` (a model that loads lazily has one); rejects if it
+   * cannot. The hybrid search calls it in the background and answers lexically until it resolves.
+   */
+  warmUp?(): Promise<void>;
 }
 
 /** `embedder.embed(texts)`, refusing an answer with another number of vectors (the message names the embedder). */

@@ -28,7 +28,7 @@ export { buildHybridIndex, toolTexts, type HybridIndex, type HybridOptions } fro
 export { FUSION_DEFAULTS, type FusionOptions } from './fusion.js';
 export { embeddableToolText, queryEmbeddingText, toolEmbeddingText } from './embedding-text.js';
 export { createUseLiteEmbedder, lazyUseLiteEmbedder, USE_LITE } from './use-lite-embedder.js';
-export { lazyEmbedder, QUERY_CACHE_SIZE, withQueryCache } from './embedder-wrappers.js';
+export { lazyEmbedder, QUERY_CACHE_SIZE, WARM_UP_TEXT, withQueryCache } from './embedder-wrappers.js';
 export { createHashingEmbedder } from './hashing-embedder.js';
 export {
   createOpenAiEmbedder,
@@ -53,5 +53,15 @@ export {
   type WithMeta,
 } from './remote-fallback.js';
 export type { FetchLike } from './remote-http.js';
+export {
+  ANSWER_TOKENS,
+  buildRerankPrompt,
+  createLlmReranker,
+  MAX_CANDIDATE_CHARS,
+  parseRanking,
+  type Complete,
+  type CompletionRequest,
+} from './llm-rerank.js';
+export { createOpenAiChatReranker, type OpenAiChatRerankerOptions } from './llm-rerank-openai.js';
 export { editDistance } from './typo.js';
 export { applyUsagePrior, usageFactor, USAGE_PRIOR_DEFAULTS, type UsagePriorOptions } from './usage-prior.js';

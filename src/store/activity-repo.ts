@@ -109,6 +109,9 @@ export const HOT_DEFAULTS = { halfLifeDays: 7, limit: 50 } as const;
 export const PRUNE_EVERY = 1000;
 export const PRUNE_BATCH = 5000;
 
+/** Rows written before projects existed (store schema 7) belong to the one project there was. */
+const DEFAULT_PROJECT_ID = 'default';
+
 /** Calls older than this many half-lives weigh under 2^-20 and are not read by hotScores. */
 const HOT_HORIZON_HALF_LIVES = 20;
 const DAY_MS = 86_400_000;
@@ -247,9 +250,12 @@ export class ActivityRepo {
 
   /**
    * Each tool's calls that reached it (`ok` or `tool_error`) weighted by 2^-(age / half-life): a
-   * call now counts 1, one a half-life ago 0.5. Highest first, at most `limit`.
+   * call now counts 1, one a half-life ago 0.5. Highest first, at most `limit`; only `project`'s
+   * calls when it is given (one project's usage never shows in another's hot list or ranking).
    */
-  hotScores(opts: { now?: number; halfLifeDays?: number; limit?: number } = {}): HotScore[] {
+  hotScores(
+    opts: { now?: number; halfLifeDays?: number; limit?: number; project?: string } = {},
+  ): HotScore[] {
     const now = opts.now ?? Date.now();
     const halfLifeDays = opts.halfLifeDays ?? HOT_DEFAULTS.halfLifeDays;
     const limit = opts.limit ?? HOT_DEFAULTS.limit;
@@ -265,12 +271,14 @@ export class ActivityRepo {
     // SQLite's math functions, which better-sqlite3 compiles in.
     const sql = `SELECT key, sum(pow(2.0, (at - @now) / @halfLifeMs)) AS score FROM activity
                  WHERE kind = 'call' AND +at > @horizon AND +at <= @now AND outcome IN ('ok', 'tool_error')
+                   AND (@project IS NULL OR coalesce(project, '${DEFAULT_PROJECT_ID}') = @project)
                  GROUP BY key ORDER BY score DESC, key LIMIT @limit`;
     return prepared(this.db, sql).all({
       now,
       halfLifeMs,
       horizon: now - HOT_HORIZON_HALF_LIVES * halfLifeMs,
       limit,
+      project: opts.project ?? null,
     }) as HotScore[];
   }
 

@@ -29,6 +29,20 @@ const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLen
 const MODEL = 'use-lite-512@energetic-ai-0.2.0';
 
 describe('vectors', () => {
+  it('reads a whole catalog in one scan: only the hashes asked for, each its own vector', () => {
+    const store = open();
+    const rows = Array.from({ length: 1500 }, (_, i) => ({ hash: `h${i}`, vector: Float32Array.of(i, -i) }));
+    store.vectors.putMany(rows, MODEL, 2);
+    store.vectors.putMany([{ hash: 'h0', vector: Float32Array.of(9, 9) }], 'other-model', 2);
+    const asked = [...rows.slice(100).map((r) => r.hash), 'absent'];
+    const got = store.vectors.getMany(asked, MODEL, 2);
+    expect([...got.keys()].sort()).toEqual(asked.slice(0, -1).sort());
+    expect([...got.get('h1499')!]).toEqual([1499, -1499]);
+    got.get('h100')![0] = 42; // a view over its own blob: other vectors and later reads are untouched
+    expect([...got.get('h101')!]).toEqual([101, -101]);
+    expect([...store.vectors.getMany(asked, MODEL, 2).get('h100')!]).toEqual([100, -100]);
+  });
+
   it('round-trips Float32 values bit for bit, stored as little-endian bytes', () => {
     const path = tempDb();
     const store = open(path);

@@ -1,7 +1,8 @@
-import { Client, type Transport } from '@modelcontextprotocol/client';
+import { Client, type StandardSchemaV1, type Transport } from '@modelcontextprotocol/client';
 import { CarteError } from '../errors.js';
 import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom, withStderr } from './connect.js';
 import { mapUpstreamError } from './errors.js';
+import { resultSchema } from './result-validator.js';
 import { StderrTail } from './stderr-tail.js';
 import { transportPid } from './transport.js';
 import type { CallOptions, ConnectOptions, KnownEra, UpstreamTarget } from './types.js';
@@ -29,6 +30,8 @@ export class UpstreamConnection {
   private options?: ConnectOptions;
   /** The last transport-level error (bad JSON, an oversized message), to explain a sudden close. */
   private transportError: string | null = null;
+  /** tools/call's result schema for the current client (see result-validator.ts). */
+  private callSchema?: { client: Client; schema: StandardSchemaV1 | undefined };
 
   private constructor(
     readonly serverId: string,
@@ -193,21 +196,31 @@ export class UpstreamConnection {
     const result = await this.run(
       `tools/call "${name}"`,
       options.timeoutMs,
-      () =>
-        this.client.request(
-          { method: 'tools/call', params },
-          {
-            timeout: options.timeoutMs,
-            resetTimeoutOnProgress: true,
-            ...(options.signal ? { signal: options.signal } : {}),
-            ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-          },
-        ),
+      () => {
+        const request = { method: 'tools/call' as const, params };
+        const opts = {
+          timeout: options.timeoutMs,
+          resetTimeoutOnProgress: true,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+        };
+        const schema = this.toolResultSchema();
+        return schema
+          ? (this.client.request(request, schema, opts) as Promise<Record<string, unknown>>)
+          : this.client.request(request, opts);
+      },
       options.signal,
       options.idempotent ?? false,
     );
     if (this.pid === null) this.checkSize(`the result of "${name}"`, result);
     return result;
+  }
+
+  /** Built once per client: a redialled HTTP session gets its own (its era may differ). */
+  private toolResultSchema(): StandardSchemaV1 | undefined {
+    if (this.callSchema?.client !== this.client)
+      this.callSchema = { client: this.client, schema: resultSchema(this.client, 'tools/call') };
+    return this.callSchema.schema;
   }
 
   /** Sends any other request (resources, prompts) and returns the raw result. */

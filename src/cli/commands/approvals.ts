@@ -1,10 +1,16 @@
 import type { CAC } from 'cac';
-import { describeServerTarget, didYouMean } from '../../config/index.js';
+import {
+  approveProposal,
+  approveQuarantinedTool,
+  LOCAL_CALLER,
+  listApprovals,
+  rejectProposal,
+  type ApprovalSite,
+} from '../../gateway/index.js';
 import { CarteError } from '../../errors.js';
-import { approveTool, describeQuarantine } from '../../gateway/index.js';
 import { openApp, type App, type GlobalFlags } from '../app.js';
-import { formatProblem, formatTable, out, outJson } from '../output.js';
-import { clashes, discover, localDecider, recheck, unresolved, writeServer } from './register.js';
+import { count, formatTable, out, outJson } from '../output.js';
+import { localDecider, writablePath } from './register.js';
 
 /** `carte approvals [--json]`: what waits for a person: pending proposals and quarantined tools. */
 export function registerApprovals(cli: CAC): void {
@@ -14,14 +20,9 @@ export function registerApprovals(cli: CAC): void {
     .action(async (flags: GlobalFlags & { json?: boolean }) => {
       const app = openApp(flags);
       try {
-        const proposals = app.store.proposals.list({ status: 'pending' }).map((p) => ({
-          id: p.id,
-          server: p.serverId,
-          source: p.source,
-          target: describeServerTarget(p.serverId, p.config),
-          createdAt: p.createdAt,
-        }));
-        const quarantined = describeQuarantine(app.store);
+        const listed = listApprovals(LOCAL_CALLER, site(app, app.source === 'demo' ? undefined : app.path));
+        const proposals = listed.proposals.map(({ problems: _problems, ...p }) => p);
+        const { quarantined } = listed;
         if (flags.json) return outJson({ proposals, quarantined });
         if (proposals.length === 0 && quarantined.length === 0) return out('nothing waits for approval');
         if (proposals.length > 0) {
@@ -48,26 +49,23 @@ export function registerApprove(cli: CAC): void {
     .command('approve <id>', 'Approve a proposed server (prop_...) or a quarantined tool (server/tool)')
     .action(async (id: string, flags: GlobalFlags) => {
       const app = openApp(flags);
-      let written: { path: string; serverId: string } | undefined;
       try {
-        if (id.includes('/')) return approveQuarantined(app, id);
-        const p = pendingProposal(app, id);
-        const problems = [...recheck(app, p.serverId, p.config), ...clashes(app, p.serverId, p.id)];
-        if (problems.length > 0) {
-          const lines = problems.map((x) => `  ${formatProblem(x)}`).join('\n');
-          throw new CarteError('denied', `proposal "${id}" cannot be approved now:\n${lines}`);
+        if (id.includes('/')) {
+          // approveQuarantinedTool names the key and the quarantined ones when it is not held.
+          approveQuarantinedTool(LOCAL_CALLER, app, id);
+          return out(`approved tool "${id}": it is searchable and callable again`);
         }
-        const blocked = unresolved(app, p.serverId, p.config);
-        if (blocked !== undefined)
-          throw new CarteError('bad_config', `proposal "${id}" cannot be approved yet: ${blocked}`);
-        const path = writeServer(app, p.serverId, p.config);
-        app.store.proposals.decide(id, 'approved', localDecider());
-        out(`approved ${id}: server "${p.serverId}" added to ${path}`);
-        written = { path, serverId: p.serverId };
+        const r = await approveProposal(LOCAL_CALLER, site(app, writablePath(app)), id, localDecider());
+        out(`approved ${id}: server "${r.server}" added to ${r.configPath}`);
+        if (r.sync?.status === 'failed')
+          throw new CarteError(
+            'upstream_unavailable',
+            `saved, but discovery failed for ${r.server}: ${r.sync.error ?? 'unknown error'}`,
+          );
+        out(`${r.server}: ${count(r.sync?.toolCount ?? 0, 'tool')}`);
       } finally {
         await app.close();
       }
-      if (written !== undefined) await discover(flags, [written.serverId], written.path);
     });
 }
 
@@ -76,33 +74,20 @@ export function registerReject(cli: CAC): void {
   cli.command('reject <id>', 'Reject a proposed server').action(async (id: string, flags: GlobalFlags) => {
     const app = openApp(flags);
     try {
-      const p = pendingProposal(app, id);
-      app.store.proposals.decide(id, 'rejected', localDecider());
-      out(`rejected ${id} (server "${p.serverId}")`);
+      const r = rejectProposal(LOCAL_CALLER, app, id, localDecider());
+      out(`rejected ${id} (server "${r.server}")`);
     } finally {
       await app.close();
     }
   });
 }
 
-function pendingProposal(app: App, id: string) {
-  const p = app.store.proposals.get(id);
-  if (p !== undefined && p.status !== 'pending')
-    throw new CarteError(
-      'bad_input',
-      `proposal "${id}" was already ${p.status} by ${p.decidedBy ?? 'someone'}`,
-    );
-  if (p === undefined) {
-    const pending = app.store.proposals.list({ status: 'pending' }).map((x) => x.id);
-    const hint =
-      didYouMean(id, pending) || (pending.length === 0 ? '; nothing is pending' : '; see carte approvals');
-    throw new CarteError('bad_input', `unknown proposal "${id}"${hint}`);
-  }
-  return p;
-}
-
-/** approveTool names the key and the quarantined ones (did you mean) when it is not held. */
-function approveQuarantined(app: App, key: string): void {
-  approveTool(app.store, key);
-  out(`approved tool "${key}": it is searchable and callable again`);
+function site(app: App, configPath: string | undefined): ApprovalSite {
+  return {
+    gateway: app.gateway,
+    store: app.store,
+    env: process.env,
+    dataDir: app.dataDir,
+    ...(configPath === undefined ? {} : { configPath }),
+  };
 }

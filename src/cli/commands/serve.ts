@@ -5,23 +5,33 @@ import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir } from '../../config/index.js';
 import { clientSnippet } from '../snippet.js';
-import { openApp, type App, type GlobalFlags } from '../app.js';
+import { openApp, type App } from '../app.js';
 import { count, note } from '../output.js';
 import { watchConfig } from '../watch-config.js';
+import { serveHttp, type ServeFlags } from './serve-http.js';
 import { syncWithProgress } from './sync.js';
 
-/** `carte serve`: sync what was never discovered, say how to connect, then serve MCP on stdio. */
+/** `carte serve`: sync what was never discovered, say how to connect, then serve MCP on stdio (or HTTP). */
 export function registerServe(cli: CAC): void {
   cli
-    .command('serve', 'Serve the gateway over MCP on stdio')
+    .command('serve', 'Serve the gateway over MCP on stdio, or over HTTP with --http')
     .option('--no-sync', 'Skip the start-up sync of servers never discovered')
     .option('--project <id>', "Serve this project's view of the catalog (default: default)")
-    .action(async (flags: GlobalFlags & { sync?: boolean; project?: string }) => {
+    .option('--http', 'Serve HTTP instead of stdio: /mcp, the REST API, the web menu and /metrics')
+    .option('--port <port>', 'With --http: the TCP port, 0 for a free one (default: http.port, 7777)')
+    .option('--host <address>', 'With --http: the address to bind (default: http.host, 127.0.0.1)')
+    .option(
+      '--anonymous-project <id>',
+      'With --http: the project requests without a token use (search scope)',
+    )
+    .action(async (flags: ServeFlags) => {
       const app = openApp(flags, 'info');
-      const caller = localCaller(checkProject(app, flags.project ?? DEFAULT_PROJECT));
+      const project = checkProject(app, flags.project ?? DEFAULT_PROJECT);
+      const caller = localCaller(project);
       if (flags.sync !== false) await syncWithProgress(app.gateway, { onlyStale: true });
       // Hybrid search embeds what the catalog lacks in the background; searches stay lexical meanwhile.
       void app.gateway.prepareSearch(LOCAL_CALLER).catch(() => undefined);
+      if (flags.http) return serveHttp(app, flags, { project, stdio: stdioClient(app) });
       printConnectHelp(app);
       // Loaded here so the other commands never pay for the MCP server SDK.
       const { serveMcpStdio } = await import('../../mcp/index.js');
@@ -76,9 +86,8 @@ function firstLine(text: string): string {
   return line.length < text.length ? `${line} …` : line;
 }
 
-function printConnectHelp(app: App): void {
-  const servers = app.gateway.listServers(LOCAL_CALLER);
-  const tools = servers.reduce((n, s) => n + s.toolCount, 0);
+/** The `mcpServers` entry that starts this Carte over stdio, and how to run the CLI. */
+export function stdioClient(app: App): { snippet: ReturnType<typeof clientSnippet>; carte: string } {
   const bin = fileURLToPath(new URL('../../../bin/carte.js', import.meta.url));
   const snippet = clientSnippet({
     execPath: process.execPath,
@@ -89,7 +98,13 @@ function printConnectHelp(app: App): void {
     defaultDataDir: resolveDataDir({ env: {}, platform: process.platform, home: homedir() }),
     cwd: process.cwd(),
   });
-  const carte = `node ${bin}`;
+  return { snippet, carte: `node ${bin}` };
+}
+
+function printConnectHelp(app: App): void {
+  const servers = app.gateway.listServers(LOCAL_CALLER);
+  const tools = servers.reduce((n, s) => n + s.toolCount, 0);
+  const { snippet, carte } = stdioClient(app);
   note(
     [
       '',

@@ -1,0 +1,136 @@
+// Profiles `carte serve` under load:
+// `npx tsx bench/load/profile.ts [--seconds S] [--workers N] [--top N] [--keep out.cpuprofile]`.
+// One session calls everything/echo through a Carte started with `node --cpu-prof`; when the
+// session closes, Carte writes its profile, and this prints self time by function and by file
+// (node_modules packages lumped together), so the costs of one proxied call can be read off.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { flag, numberFlag, requireBuild, tempDir } from '../core/paths.js';
+import { table } from '../core/report.js';
+import { CONFIGS, setupCarte } from './configs.js';
+import { openSession } from './sessions.js';
+import { runLoop } from './workload.js';
+
+interface ProfileNode {
+  id: number;
+  children?: number[];
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+/** Where a frame's code lives: a package name, a path under the project, or the V8/Node category. */
+function placeOf(url: string, fn: string): string {
+  if (!url) return fn.startsWith('(') ? fn : '(native)';
+  const nm = url.lastIndexOf('node_modules/');
+  if (nm >= 0) {
+    const rest = url.slice(nm + 'node_modules/'.length).split('/');
+    return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
+  }
+  if (url.startsWith('node:')) return url;
+  const dist = url.indexOf('/dist/');
+  return dist >= 0 ? url.slice(dist + 1) : url;
+}
+
+export interface SelfTimes {
+  byFunction: Map<string, number>;
+  byPlace: Map<string, number>;
+  /** Keyed by the sampled frame and its first three callers, so native time says whose it is. */
+  byCaller: Map<string, number>;
+  totalMs: number;
+}
+
+const add = (m: Map<string, number>, k: string, ms: number) => m.set(k, (m.get(k) ?? 0) + ms);
+
+/** Self time in ms of the samples taken within `window` (V8's monotonic µs), from their deltas. */
+export function selfTimes(p: Profile, window: { fromUs: number; toUs: number }): SelfTimes {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (n: ProfileNode) =>
+    `${n.callFrame.functionName || '(anonymous)'} ${placeOf(n.callFrame.url, n.callFrame.functionName)}:${n.callFrame.lineNumber + 1}`;
+  const chain = (n: ProfileNode) => {
+    const names = [label(n)];
+    for (let id = parent.get(n.id); id !== undefined && names.length < 4; id = parent.get(id))
+      names.push(label(byId.get(id)!));
+    return names.join(' < ');
+  };
+  const out: SelfTimes = { byFunction: new Map(), byPlace: new Map(), byCaller: new Map(), totalMs: 0 };
+  let at = p.startTime;
+  p.samples.forEach((id, i) => {
+    at += p.timeDeltas[i] ?? 0;
+    const n = byId.get(id);
+    if (!n || at < window.fromUs || at > window.toUs) return;
+    const ms = (p.timeDeltas[i] ?? 0) / 1000;
+    add(out.byFunction, label(n), ms);
+    add(out.byPlace, placeOf(n.callFrame.url, n.callFrame.functionName), ms);
+    add(out.byCaller, chain(n), ms);
+    out.totalMs += ms;
+  });
+  return out;
+}
+
+function top(m: Map<string, number>, totalMs: number, n: number, calls: number): string {
+  const rows = [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
+  return table(
+    ['where', 'self ms', '%', 'µs per call'],
+    rows.map(([k, ms]) => [
+      k,
+      ms.toFixed(0),
+      ((100 * ms) / totalMs).toFixed(1),
+      ((ms / calls) * 1000).toFixed(1),
+    ]),
+  );
+}
+
+async function main(): Promise<void> {
+  requireBuild();
+  const seconds = numberFlag('seconds', 5);
+  const workers = numberFlag('workers', 1);
+  const n = numberFlag('top', 30);
+  const tmp = tempDir('carte-prof-');
+  try {
+    const setup = await setupCarte(tmp.dir, 'stdio', CONFIGS.stdio());
+    const profDir = join(tmp.dir, 'prof');
+    const session = await openSession({
+      kind: 'carte',
+      ...setup,
+      nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir],
+    });
+    await runLoop([session], { key: 'everything/echo', workers, durationMs: 500 });
+    // V8 stamps samples with the monotonic clock in µs, as hrtime here: keep only the measured loop.
+    const fromUs = Number(process.hrtime.bigint() / 1000n);
+    const stats = await runLoop([session], { key: 'everything/echo', workers, durationMs: seconds * 1000 });
+    const toUs = Number(process.hrtime.bigint() / 1000n);
+    await session.close();
+    const files = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
+    if (files.length !== 1)
+      throw new Error(`expected one profile in ${profDir}, found ${files.join(', ') || 'none'}`);
+    const text = readFileSync(join(profDir, files[0]!), 'utf8');
+    const keep = flag('keep');
+    if (keep) writeFileSync(keep, text); // for Chrome DevTools or a closer look
+    const p = JSON.parse(text) as Profile;
+    const { byFunction, byPlace, byCaller, totalMs } = selfTimes(p, { fromUs, toUs });
+    const idle = byFunction.get('(idle) (idle):0') ?? 0;
+    const calls = stats.ok;
+    console.log(
+      `${calls} calls in ${(stats.elapsedMs / 1000).toFixed(1)} s (${workers} in flight); profile ${totalMs.toFixed(0)} ms, idle ${idle.toFixed(0)} ms; busy ${(((totalMs - idle) / calls) * 1000).toFixed(0)} µs per call (the measured loop only)\n`,
+    );
+    console.log(
+      `## By place\n\n${top(byPlace, totalMs, n, calls)}\n\n## By function\n\n${top(byFunction, totalMs, n, calls)}\n\n## By function and callers\n\n${top(byCaller, totalMs, n, calls)}`,
+    );
+  } finally {
+    tmp.cleanup();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,91 @@
+// Short phrases of what tools in each category do, for semantic evidence (category-semantic.ts):
+// an English sentence embedder compares a tool's text with them. Written from general knowledge,
+// never from a benchmark catalog, like the descriptions in categories.ts.
+import type { CategoryId } from './categories.js';
+
+/** Per category, phrases a tool of that category could be summed up by. */
+export const CATEGORY_EXEMPLARS: Record<CategoryId, readonly string[]> = {
+  code: [
+    'create a pull request in a git repository',
+    'search source code and commits',
+    'look up the documentation of a programming library',
+    'run the linter and unit tests of a project',
+    'install a package and its dependencies',
+    'generate a UI component for a web framework',
+  ],
+  files: [
+    'read a file from the local file system',
+    'list the files in a folder',
+    'upload a file to cloud storage',
+    'extract the text of a PDF file',
+    'count the words and letters in a text',
+    'compare two texts and show the differences',
+  ],
+  web: [
+    'search the web with a search engine',
+    'fetch a web page and return its content',
+    'scrape and crawl a website',
+    'click a button in the browser and take a screenshot',
+    'get the latest news articles',
+    'search academic papers and Wikipedia',
+    'find YouTube videos and trending topics',
+  ],
+  documents: [
+    'generate a PDF report',
+    'create a slide presentation',
+    'draw a bar chart or a diagram',
+    'make a mind map',
+    'edit and resize an image',
+    'write a Word document from a template',
+  ],
+  data: [
+    'run a SQL query on a database',
+    'read rows from a spreadsheet',
+    'get the stock price and financial statements of a company',
+    'look up cryptocurrency prices and blockchain transactions',
+    'compute statistics on a dataset',
+    'search public records and open data',
+  ],
+  infra: [
+    'deploy an application to the cloud',
+    'list the pods of a Kubernetes cluster',
+    'run a Docker container',
+    'manage DNS records and domain names',
+    'run a command in the terminal',
+    'check server monitoring alerts and logs',
+  ],
+  ai: [
+    'ask a large language model',
+    'generate an image with AI',
+    'store and recall memories of an agent',
+    'think step by step to solve a problem',
+    'add entities and relations to a knowledge graph',
+    'evaluate model outputs and traces',
+  ],
+  security: [
+    'scan code for security vulnerabilities',
+    'look up a CVE',
+    'check a URL for malware and phishing',
+    'audit compliance with security policies',
+    'detect harmful content and prompt injection',
+    'manage passwords and secrets',
+  ],
+  communication: [
+    'send a message to a chat channel',
+    'send an email',
+    'post on social media',
+    'schedule a meeting in the calendar',
+    'create a task in a project board',
+    'update a customer record in the CRM',
+  ],
+  utilities: [
+    'get the current time in a time zone',
+    'get the weather forecast',
+    'calculate a math expression',
+    'find flights, hotels and train tickets',
+    'find a recipe',
+    'get sports scores and game results',
+    'translate a sentence into another language',
+    'say hello',
+  ],
+};

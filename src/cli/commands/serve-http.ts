@@ -1,0 +1,141 @@
+// `carte serve --http` (docs/http.md, "Serving over HTTP"): one HTTP app on host:port, a start
+// message on stderr (the menu URL with a one-time login code, the /mcp URL, client snippets),
+// then serve until SIGINT/SIGTERM: close the server, then the gateway.
+import { CarteError } from '../../errors.js';
+import { LOCAL_CALLER, listTokens } from '../../gateway/index.js';
+import type { App, GlobalFlags } from '../app.js';
+import { count, note } from '../output.js';
+import { watchConfig } from '../watch-config.js';
+
+export interface ServeFlags extends GlobalFlags {
+  sync?: boolean;
+  project?: string;
+  http?: boolean;
+  port?: string | number;
+  host?: string;
+  anonymousProject?: string;
+}
+
+interface ServeContext {
+  /** The project the login link's token acts in. */
+  project: string;
+  /** The stdio client snippet and the CLI command, for the start message. */
+  stdio: { snippet: { mcpServers: { carte: { command: string; args: string[] } } } };
+}
+
+/** Serves HTTP until a signal; resolves once the server and the gateway are closed. */
+export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext): Promise<void> {
+  const http = app.config.http;
+  const host = flags.host ?? http.host;
+  const port = parsePort(flags.port ?? http.port);
+  const anonymousProject = flags.anonymousProject ?? http.anonymousProject;
+  if (anonymousProject !== undefined) checkAnonymous(app, anonymousProject);
+  // Loaded here so the other commands never pay for Hono and the MCP server SDK.
+  const { createHttpApp, isLoopback, listenHttp, LoginCodes } = await import('../../http/index.js');
+  const login = new LoginCodes(ctx.project);
+  const httpApp = createHttpApp(
+    {
+      gateway: app.gateway,
+      store: app.store,
+      ...(app.source === 'demo' ? {} : { configPath: app.path }),
+      // Approvals reload the config: it expands ${env:NAME} and ${dataDir} as at start.
+      env: process.env,
+      dataDir: app.dataDir,
+      ...(anonymousProject === undefined ? {} : { anonymousProject }),
+    },
+    {
+      host,
+      allowedOrigins: http.allowedOrigins,
+      maxSessions: http.maxSessions,
+      sessionIdleMs: http.sessionIdleMinutes * 60_000,
+      exposure: app.config.exposure,
+      login,
+      logger: app.logger,
+    },
+  );
+  const server = await listenHttp(httpApp, { host, port });
+  if (!isLoopback(host)) warnExposed(app, host, anonymousProject);
+  printStart(app, { url: server.url, code: login.mint(), anonymousProject, ctx });
+  const stopWatching = watchConfig(app, flags);
+  await new Promise<void>((resolve) => {
+    let closing = false;
+    const shutdown = (code: number) => {
+      if (closing) return;
+      closing = true;
+      stopWatching();
+      process.exitCode = code;
+      void server
+        .stop()
+        .catch((err: Error) => app.logger.warn(`http: ${err.message}`))
+        .then(() => app.close())
+        .finally(resolve);
+    };
+    process.once('SIGINT', () => shutdown(130));
+    process.once('SIGTERM', () => shutdown(143));
+  });
+}
+
+function parsePort(value: string | number): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (Number.isInteger(n) && n >= 0 && n <= 65_535) return n;
+  throw new CarteError(
+    'bad_input',
+    `--port must be a whole number from 0 to 65535, not ${JSON.stringify(value)}`,
+  );
+}
+
+function checkAnonymous(app: App, id: string): void {
+  const ids = app.gateway.projectIds();
+  if (ids.includes(id)) return;
+  throw new CarteError(
+    'bad_input',
+    `--anonymous-project ${JSON.stringify(id)} is not a configured project; the projects are ${ids.join(', ')}`,
+  );
+}
+
+/** Off loopback, anyone on the network can reach the port: say what they get. */
+function warnExposed(app: App, host: string, anonymousProject: string | undefined): void {
+  if (anonymousProject !== undefined)
+    app.logger.warn(
+      `listening on ${host} with anonymous access: anyone who reaches this port can search project "${anonymousProject}" without a token`,
+    );
+  const live = listTokens(app.store).filter((t) => t.revokedAt === null);
+  if (live.length === 0)
+    app.logger.warn(
+      `listening on ${host} and no bearer token exists yet: create one with "carte token create --project P --scope call"`,
+    );
+  app.logger.warn('Carte speaks plain HTTP: put it behind a TLS proxy before tokens cross a network');
+}
+
+function printStart(
+  app: App,
+  o: { url: string; code: string; anonymousProject: string | undefined; ctx: ServeContext },
+): void {
+  const servers = app.gateway.listServers(LOCAL_CALLER);
+  const tools = servers.reduce((n, s) => n + s.toolCount, 0);
+  const mcpUrl = `${o.url}/mcp`;
+  const headers = o.anonymousProject === undefined ? { headers: { Authorization: 'Bearer <token>' } } : {};
+  const httpSnippet = { mcpServers: { carte: { type: 'http', url: mcpUrl, ...headers } } };
+  // The same node, entry and flags as the stdio snippet, so the token lands in this data dir.
+  const { command, args } = o.ctx.stdio.snippet.mcpServers.carte;
+  const [bin = '', , ...rest] = args;
+  const create = [command, bin, 'token', 'create', '--project', o.ctx.project, '--scope', 'call', ...rest];
+  const tokenHint =
+    o.anonymousProject === undefined
+      ? ` (make a token: ${create.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ')})`
+      : ` (without a token it searches project "${o.anonymousProject}")`;
+  note(
+    [
+      '',
+      `Carte serves ${count(tools, 'tool')} from ${count(servers.length, 'server')} (config: ${app.source === 'demo' ? 'bundled demo' : app.path}; data: ${app.dataDir}).`,
+      `Open the menu (the link logs you in once, for 12 hours): ${o.url}/#login=${o.code}`,
+      `MCP endpoint (Streamable HTTP, both protocol eras): ${mcpUrl}`,
+      'Connect a client that starts Carte itself (stdio), with this in its mcpServers config:',
+      JSON.stringify(o.ctx.stdio.snippet, null, 2),
+      `Or connect a client over HTTP${tokenHint}:`,
+      JSON.stringify(httpSnippet, null, 2),
+      'Serving HTTP now (Ctrl-C to stop).',
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,242 @@
+// The approval flow (issue 15): what waits for a person, and their decisions. The CLI (`carte
+// approvals|approve|reject`) and the HTTP face (`/api/v1/approvals`) both call these, so a
+// proposal approved either way is checked, written and discovered the same way.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import {
+  addServerToFile,
+  checkProposal,
+  describeServerTarget,
+  didYouMean,
+  loadConfigFile,
+  parseConfigText,
+  type CarteConfig,
+  type Problem,
+  type ServerInput,
+} from '../config/index.js';
+import { CarteError } from '../errors.js';
+import {
+  approveTool,
+  describeQuarantine,
+  type ApprovedTool,
+  type QuarantineEntry,
+} from '../catalog/index.js';
+import { compileRules } from '../policy/index.js';
+import type { Proposal, Store } from '../store/index.js';
+import type { CallerContext } from './context.js';
+import type { Gateway } from './gateway.js';
+import { serversFromConfig } from './from-config.js';
+import { projectsFromConfig } from './projects.js';
+import { requireScope } from './scopes.js';
+import type { SyncReport } from '../catalog/index.js';
+
+/** Where approvals act: the running gateway, its store, and the config file approved servers go to. */
+export interface ApprovalSite {
+  gateway: Gateway;
+  store: Store;
+  /** The config file approved servers are written to; absent (the bundled demo): approving is refused. */
+  configPath?: string;
+  /** What `${env:NAME}` reads when the config is reloaded (the entry point passes process.env). */
+  env: Record<string, string | undefined>;
+  /** What `${dataDir}` expands to. */
+  dataDir?: string;
+}
+
+/** A proposal that waits, with what the config as it is now says against it. */
+export interface PendingProposal {
+  id: string;
+  server: string;
+  source: string;
+  /** How the server would be started or reached, secrets masked (the person approving must see it). */
+  target: string;
+  createdAt: string;
+  /** Why it cannot be approved now (a deny rule added since, an id taken since); empty when it can. */
+  problems: Problem[];
+}
+
+export interface PendingApprovals {
+  proposals: PendingProposal[];
+  quarantined: QuarantineEntry[];
+}
+
+/** An approved proposal: where it was written and how its first discovery went. */
+export interface ApprovedProposal {
+  id: string;
+  server: string;
+  configPath: string;
+  sync: SyncReport | undefined;
+}
+
+/** Pending proposals and quarantined tools (admin scope). */
+export function listApprovals(ctx: CallerContext, site: ApprovalSite): PendingApprovals {
+  requireScope(ctx, 'admin', 'listing approvals');
+  const config = site.configPath === undefined ? undefined : readConfig(site);
+  const proposals = site.store.proposals.list({ status: 'pending' }).map((p) => ({
+    id: p.id,
+    server: p.serverId,
+    source: p.source,
+    target: describeServerTarget(p.serverId, p.config),
+    createdAt: p.createdAt,
+    problems: config === undefined ? [] : proposalProblems(site.store, config, p, site.configPath),
+  }));
+  return { proposals, quarantined: describeQuarantine(site.store) };
+}
+
+/**
+ * Approves a pending proposal: re-checked against the config as it is now, written into the
+ * config file (comments kept, as `carte add` does), decided, then the gateway reloads the file,
+ * which discovers the new server. A failed discovery is in `sync`, not thrown: the server is saved.
+ */
+export async function approveProposal(
+  ctx: CallerContext,
+  site: ApprovalSite,
+  id: string,
+  by: string = decider(ctx),
+): Promise<ApprovedProposal> {
+  requireScope(ctx, 'admin', 'approving a proposal');
+  const p = pendingProposal(site.store, id);
+  const path = configPathOf(site, id);
+  const config = readConfig(site);
+  const problems = proposalProblems(site.store, config, p, path);
+  if (problems.length > 0) {
+    const lines = problems.map((x) => `  ${x.path}: ${x.message}`).join('\n');
+    throw new CarteError('denied', `proposal "${id}" cannot be approved now:\n${lines}`);
+  }
+  const blocked = unresolvedVariables(p.serverId, p.config, site);
+  if (blocked !== undefined)
+    throw new CarteError('bad_config', `proposal "${id}" cannot be approved yet: ${blocked}`);
+  addServerToFile(path, p.serverId, p.config as unknown as ServerInput);
+  site.store.proposals.decide(id, 'approved', by);
+  const reloaded = readConfig(site);
+  const report = await site.gateway.reload(ctx, serversFromConfig(reloaded), {
+    rules: compileRules(reloaded.rules),
+    projects: projectsFromConfig(reloaded),
+  });
+  return {
+    id,
+    server: p.serverId,
+    configPath: path,
+    sync: report.syncs.find((s) => s.server === p.serverId),
+  };
+}
+
+/** Rejects a pending proposal; nothing of it was ever started. */
+export function rejectProposal(
+  ctx: CallerContext,
+  site: Pick<ApprovalSite, 'store'>,
+  id: string,
+  by: string = decider(ctx),
+): { id: string; server: string } {
+  requireScope(ctx, 'admin', 'rejecting a proposal');
+  const p = pendingProposal(site.store, id);
+  site.store.proposals.decide(id, 'rejected', by);
+  return { id, server: p.serverId };
+}
+
+/** Releases a quarantined tool and pins its current content (running gateways notice at their next request). */
+export function approveQuarantinedTool(
+  ctx: CallerContext,
+  site: Pick<ApprovalSite, 'store'>,
+  key: string,
+): ApprovedTool {
+  requireScope(ctx, 'admin', 'approving a quarantined tool');
+  return approveTool(site.store, key);
+}
+
+/** Why a proposal cannot be approved against this config: the checks re-run (deny may have changed) and id clashes. */
+export function proposalProblems(
+  store: Store,
+  config: Pick<CarteConfig, 'servers' | 'registration'>,
+  p: Pick<Proposal, 'id' | 'serverId' | 'config'>,
+  where?: string,
+): Problem[] {
+  return [
+    ...checkProposal(p.serverId, p.config, { deny: config.registration.deny }),
+    ...proposalClashes(store, config, p.serverId, p.id, where),
+  ];
+}
+
+/** The server id is taken in the config, or already waits in another proposal. */
+export function proposalClashes(
+  store: Store,
+  config: Pick<CarteConfig, 'servers'>,
+  id: string,
+  except?: string,
+  where = 'the config',
+): Problem[] {
+  const at = `servers.${id}`;
+  if (Object.hasOwn(config.servers, id))
+    return [{ path: at, message: `server "${id}" is already in ${where}` }];
+  const waiting = store.proposals
+    .list({ status: 'pending' })
+    .find((p) => p.serverId === id && p.id !== except);
+  return waiting === undefined
+    ? []
+    : [
+        {
+          path: at,
+          message: `server "${id}" is already proposed as ${waiting.id}, which waits for a decision`,
+        },
+      ];
+}
+
+/**
+ * Why the server could not load from the config file as it stands (an `${env:NAME}` not set), or
+ * undefined. Checked before writing: a config that does not load stops every command.
+ */
+export function unresolvedVariables(
+  id: string,
+  server: Record<string, unknown>,
+  site: Pick<ApprovalSite, 'configPath' | 'env' | 'dataDir'>,
+): string | undefined {
+  const path = join(dirname(configPathOf(site, id)), 'carte-proposal.json');
+  const r = parseConfigText(JSON.stringify({ servers: { [id]: server } }), {
+    path,
+    env: site.env,
+    ...(site.dataDir === undefined ? {} : { dataDir: site.dataDir }),
+  });
+  const first = r.errors[0];
+  return first === undefined ? undefined : first.message.replace(/^./, (c) => c.toLowerCase());
+}
+
+/** Who decided, when the face does not say: `token:<id>` for a bearer, `local` for the local user. */
+function decider(ctx: CallerContext): string {
+  return ctx.tokenId === undefined ? 'local' : `token:${ctx.tokenId}`;
+}
+
+function configPathOf(site: Pick<ApprovalSite, 'configPath'>, id: string): string {
+  if (site.configPath !== undefined) return site.configPath;
+  throw new CarteError(
+    'bad_config',
+    `cannot approve "${id}": Carte runs the bundled demo, which has no config file to write to; start it with --config FILE`,
+  );
+}
+
+/** The config file as it is now (a missing file is an empty config: approving creates it). */
+function readConfig(site: ApprovalSite): CarteConfig {
+  const path = configPathOf(site, 'the proposal');
+  const opts = { env: site.env, ...(site.dataDir === undefined ? {} : { dataDir: site.dataDir }) };
+  const r = existsSync(path)
+    ? loadConfigFile(path, opts)
+    : parseConfigText('servers: {}\n', { ...opts, path });
+  if (r.ok && r.config) return r.config;
+  const lines = r.errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message));
+  throw new CarteError('bad_config', `config ${path} has problems:\n${lines.join('\n')}`, {
+    details: { problems: r.errors },
+  });
+}
+
+function pendingProposal(store: Store, id: string): Proposal {
+  const p = store.proposals.get(id);
+  if (p !== undefined && p.status !== 'pending')
+    throw new CarteError(
+      'bad_input',
+      `proposal "${id}" was already ${p.status} by ${p.decidedBy ?? 'someone'}`,
+    );
+  if (p !== undefined) return p;
+  const pending = store.proposals.list({ status: 'pending' }).map((x) => x.id);
+  const hint =
+    didYouMean(id, pending) ||
+    (pending.length === 0 ? '; nothing is pending' : '; see the pending approvals');
+  throw new CarteError('bad_input', `unknown proposal "${id}"${hint}`);
+}

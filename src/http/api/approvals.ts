@@ -1,0 +1,163 @@
+// What waits for a person (admin): GET /approvals lists pending server proposals and quarantined
+// tools; POST approves or rejects a proposal, or releases a quarantined tool. The flow itself is
+// the gateway's (src/gateway/approvals.ts), shared with `carte approve|reject`.
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { CarteError, quote } from '../../errors.js';
+import {
+  approveProposal,
+  approveQuarantinedTool,
+  listApprovals,
+  rejectProposal,
+  requireScope,
+  type ApprovalSite,
+  type CallerContext,
+} from '../../gateway/index.js';
+import type { HttpDeps, HttpEnv } from '../types.js';
+import { callerOf } from './context.js';
+import { menu } from './menu.js';
+import { AUTH_ERRORS, errors, json, ToolParams } from './schemas.js';
+
+const Problem = z.object({ path: z.string(), message: z.string() });
+
+const ApprovalsSchema = z
+  .object({
+    proposals: z.array(
+      z.object({
+        id: z.string(),
+        server: z.string(),
+        source: z.string(),
+        target: z.string().openapi({ description: 'What would run or be reached, secrets masked' }),
+        createdAt: z.string(),
+        problems: z
+          .array(Problem)
+          .openapi({ description: 'Why it cannot be approved now; empty when it can' }),
+      }),
+    ),
+    quarantined: z.array(
+      z.object({
+        key: z.string(),
+        server: z.string(),
+        kind: z.string(),
+        reason: z.string(),
+        since: z.string(),
+        findings: z.array(z.unknown()),
+        diff: z.string().optional(),
+      }),
+    ),
+  })
+  .openapi('Approvals');
+
+const list = createRoute({
+  method: 'get',
+  path: '/approvals',
+  summary: 'Pending server proposals and quarantined tools (admin)',
+  responses: { 200: json(ApprovalsSchema, 'What waits'), ...errors(...AUTH_ERRORS) },
+});
+
+const ProposalParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'prop_0123456789' }),
+});
+
+const approve = createRoute({
+  method: 'post',
+  path: '/approvals/proposals/{id}/approve',
+  summary: 'Approve a proposal: written to the config file, then discovered (admin)',
+  request: { params: ProposalParams },
+  responses: {
+    200: json(
+      z.object({
+        id: z.string(),
+        server: z.string(),
+        discovery: z.object({
+          status: z.enum(['success', 'failed']),
+          toolCount: z.number().int(),
+          error: z.string().optional(),
+        }),
+      }),
+      'Saved; discovery may still have failed (then its error is here)',
+    ),
+    ...errors(400, ...AUTH_ERRORS),
+  },
+});
+
+const reject = createRoute({
+  method: 'post',
+  path: '/approvals/proposals/{id}/reject',
+  summary: 'Reject a proposal; nothing of it ever ran (admin)',
+  request: { params: ProposalParams },
+  responses: {
+    200: json(z.object({ id: z.string(), server: z.string() }), 'Rejected'),
+    ...errors(400, ...AUTH_ERRORS),
+  },
+});
+
+const release = createRoute({
+  method: 'post',
+  path: '/approvals/tools/{server}/{tool}/approve',
+  summary: 'Release a quarantined tool and pin its current content (admin)',
+  request: { params: ToolParams },
+  responses: {
+    200: json(z.object({ key: z.string(), kind: z.string() }), 'Released'),
+    ...errors(400, ...AUTH_ERRORS),
+  },
+});
+
+export function registerApprovals(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
+  app.openapi(list, async (c) => {
+    const caller = callerOf(c);
+    const listed = listApprovals(caller, site(deps));
+    const servers = await visibleServers(deps, caller);
+    return c.json({ ...listed, quarantined: listed.quarantined.filter((q) => servers.has(q.server)) }, 200);
+  });
+  app.openapi(approve, async (c) => {
+    const r = await approveProposal(callerOf(c), site(deps), c.req.valid('param').id);
+    const discovery = {
+      status: r.sync?.status ?? 'failed',
+      toolCount: r.sync?.toolCount ?? 0,
+      ...(r.sync?.status === 'success' ? {} : { error: r.sync?.error ?? 'the server was not discovered' }),
+    };
+    return c.json({ id: r.id, server: r.server, discovery }, 200);
+  });
+  app.openapi(reject, (c) => c.json(rejectProposal(callerOf(c), deps, c.req.valid('param').id), 200));
+  app.openapi(release, async (c) => {
+    const caller = callerOf(c);
+    const { server, tool } = c.req.valid('param');
+    const key = `${server}/${tool}`;
+    requireScope(caller, 'admin', 'approving a quarantined tool');
+    // Only this project's held tools are named: another project's answers like one not held.
+    const servers = await visibleServers(deps, caller);
+    const held = listApprovals(caller, { ...site(deps), configPath: undefined })
+      .quarantined.filter((q) => servers.has(q.server))
+      .map((q) => q.key);
+    if (!held.includes(key)) {
+      const hint =
+        held.length === 0
+          ? 'no tool is'
+          : `quarantined: ${held
+              .slice(0, 5)
+              .map((k) => quote(k))
+              .join(', ')}`;
+      throw new CarteError('bad_input', `tool ${quote(key)} is not quarantined; ${hint}`);
+    }
+    const r = approveQuarantinedTool(caller, deps, key);
+    return c.json({ key: r.key, kind: r.kind }, 200);
+  });
+}
+
+function site(deps: HttpDeps): ApprovalSite {
+  return {
+    gateway: deps.gateway,
+    store: deps.store,
+    env: deps.env ?? {},
+    ...(deps.configPath === undefined ? {} : { configPath: deps.configPath }),
+    ...(deps.dataDir === undefined ? {} : { dataDir: deps.dataDir }),
+  };
+}
+
+async function visibleServers(deps: HttpDeps, caller: CallerContext): Promise<Set<string>> {
+  const seen = menu(await deps.gateway.browseTools(caller, {})).servers ?? [];
+  return new Set(seen.map((s) => s.id));
+}

@@ -1,0 +1,104 @@
+// GET /servers: the caller's project's servers. Every caller sees what an agent sees (tool
+// count, usable, why not); an admin also sees state, discovery and the last error. Never a
+// command line, URL, path, env or header (the target stays in `carte servers`).
+// POST /servers/{id}/refresh: rediscovers one server (admin).
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { CarteError, quote } from '../../errors.js';
+import { requireScope, scopeAllows, type CallerContext, type ServerSummary } from '../../gateway/index.js';
+import type { HttpDeps, HttpEnv } from '../types.js';
+import { callerOf } from './context.js';
+import { menu } from './menu.js';
+import { AUTH_ERRORS, errors, json } from './schemas.js';
+
+const ServerSchema = z
+  .object({
+    id: z.string(),
+    description: z.string().optional(),
+    toolCount: z.number().int().openapi({ description: 'Tools of it this project sees' }),
+    usable: z.boolean(),
+    reason: z.string().optional(),
+    enabled: z.boolean().optional().openapi({ description: 'This and below: admin only' }),
+    status: z.string().optional().openapi({ description: 'Discovery: never, success, failed, disabled' }),
+    state: z
+      .string()
+      .optional()
+      .openapi({ description: 'configured, cached, starting, ready, degraded, failed, stopped' }),
+    connected: z.boolean().optional(),
+    activeCalls: z.number().int().optional(),
+    queuedCalls: z.number().int().optional(),
+    lastDiscovery: z.string().nullable().optional(),
+    lastError: z.string().nullable().optional(),
+  })
+  .openapi('Server');
+
+const list = createRoute({
+  method: 'get',
+  path: '/servers',
+  summary: "The project's servers: health for everyone, state and last error for admins",
+  responses: {
+    200: json(z.object({ servers: z.array(ServerSchema) }), 'The servers'),
+    ...errors(...AUTH_ERRORS),
+  },
+});
+
+const SyncSchema = z
+  .object({
+    server: z.string(),
+    status: z.enum(['success', 'failed']),
+    toolCount: z.number().int(),
+    added: z.number().int(),
+    changed: z.number().int(),
+    removed: z.number().int(),
+    durationMs: z.number(),
+    error: z.string().optional(),
+    warnings: z.array(z.string()),
+  })
+  .openapi('SyncReport');
+
+const refresh = createRoute({
+  method: 'post',
+  path: '/servers/{id}/refresh',
+  summary: 'Rediscover one server (admin); a failed discovery is a report, not an error',
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .min(1)
+        .openapi({ param: { name: 'id', in: 'path' } }),
+    }),
+  },
+  responses: { 200: json(SyncSchema, 'How the discovery went'), ...errors(...AUTH_ERRORS, 404, 409) },
+});
+
+export function registerServers(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
+  app.openapi(list, async (c) => {
+    const caller = callerOf(c);
+    const seen = menu(await deps.gateway.browseTools(caller, {})).servers ?? [];
+    const ops = operatorView(deps, caller);
+    const servers = seen.map((s) => {
+      const o = ops?.get(s.id);
+      if (o === undefined) return s;
+      const { enabled, status, state, connected, activeCalls, queuedCalls, lastError } = o;
+      const extra = { enabled, status, state, connected, activeCalls, queuedCalls, lastError };
+      return { ...s, ...extra, lastDiscovery: o.lastDiscoveryAt };
+    });
+    return c.json({ servers }, 200);
+  });
+  app.openapi(refresh, async (c) => {
+    const { id } = c.req.valid('param');
+    const caller = callerOf(c);
+    requireScope(caller, 'admin', 'refreshing a server');
+    // Another project's server answers exactly like an unknown one (no did-you-mean for either).
+    const seen = menu(await deps.gateway.browseTools(caller, {})).servers ?? [];
+    if (!seen.some((s) => s.id === id)) throw new CarteError('unknown_server', `unknown server ${quote(id)}`);
+    const [report] = await deps.gateway.sync(caller, { server: id });
+    return c.json(report!, 200);
+  });
+}
+
+/** The operator's summaries by id for an admin caller; undefined for the others. */
+function operatorView(deps: HttpDeps, caller: CallerContext): Map<string, ServerSummary> | undefined {
+  return scopeAllows(caller.scopes, 'admin')
+    ? new Map(deps.gateway.listServers(caller).map((s) => [s.id, s]))
+    : undefined;
+}

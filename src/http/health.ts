@@ -1,0 +1,48 @@
+// Probes and discovery documents: `/healthz` (the process answers), `/readyz` (the store answers
+// and the catalog is loaded), and the RFC 9728 protected-resource metadata MCP clients read
+// after a 401 (MCP authorization spec, "Authorization Server Discovery").
+import { Hono } from 'hono';
+import { LOCAL_CALLER, TOKEN_SCOPES, type Gateway } from '../gateway/index.js';
+import type { ReportBug } from './errors.js';
+import type { HttpEnv } from './types.js';
+
+/** Routes mounted at the root, before authentication. */
+export function healthRoutes(gateway: Gateway, report?: ReportBug): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>();
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', (c) => {
+    const reason = notReady(gateway, report);
+    return reason === undefined ? c.json({ status: 'ready' }) : c.json({ status: 'not ready', reason }, 503);
+  });
+  const metadata = (c: { req: { url: string }; json: (v: unknown) => Response }) => {
+    const origin = new URL(c.req.url).origin;
+    return c.json({
+      resource: `${origin}/mcp`,
+      resource_name: 'Carte',
+      bearer_methods_supported: ['header'],
+      // Carte mints its own tokens (`carte token create`, the login link): it names no
+      // authorization server, so a client is configured with a token rather than running OAuth.
+      scopes_supported: [...TOKEN_SCOPES],
+    });
+  };
+  // Both the root form (named in WWW-Authenticate) and the path-aware form RFC 9728 derives from /mcp.
+  app.get('/.well-known/oauth-protected-resource', metadata);
+  app.get('/.well-known/oauth-protected-resource/mcp', metadata);
+  return app;
+}
+
+/** Why the gateway cannot serve yet, or undefined when it can. */
+function notReady(gateway: Gateway, report?: ReportBug): string | undefined {
+  let servers;
+  try {
+    // Reads every server's row: the store answers or this throws.
+    servers = gateway.listServers(LOCAL_CALLER);
+  } catch (err) {
+    report?.(err);
+    return 'the store does not answer; see the server log';
+  }
+  const pending = servers.filter((s) => s.enabled && s.lastDiscoveryAt === null && s.lastError === null);
+  if (pending.length === 0) return undefined;
+  const ids = pending.map((s) => s.id);
+  return `the catalog is not loaded: ${ids.length} server${ids.length === 1 ? '' : 's'} never discovered (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`;
+}

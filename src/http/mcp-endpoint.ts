@@ -1,0 +1,95 @@
+// `/mcp`: Streamable HTTP for both protocol eras on one endpoint (docs/http.md, "Sessions and
+// eras"). A 2026-07-28 request carries its own envelope and needs no session, so the SDK's
+// per-request handler answers it with a fresh server for its caller; a 2025-era request goes to
+// a sessionful transport kept in LegacySessions. The body is read and parsed once, here.
+import {
+  createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isJsonContentType,
+  isLegacyRequest,
+  readRequestBody,
+  type AuthInfo,
+} from '@modelcontextprotocol/server';
+import type { Context } from 'hono';
+import type { CallerContext, Gateway } from '../gateway/index.js';
+import { createMcpServer, type ExposureOptions } from '../mcp/index.js';
+import { LegacySessions, rpcError, SESSION_DEFAULTS, type SessionOptions } from './legacy-sessions.js';
+import type { HttpEnv } from './types.js';
+
+export interface McpEndpointOptions extends Partial<SessionOptions> {
+  exposure?: ExposureOptions;
+  /** Largest POST body read, in bytes (default the SDK's, 4 MiB). */
+  maxBodyBytes?: number;
+}
+
+export interface McpEndpoint {
+  handle(c: Context<HttpEnv>): Promise<Response>;
+  /** Open legacy sessions. */
+  readonly sessions: LegacySessions;
+  close(): Promise<void>;
+}
+
+/** The `/mcp` handler: routes each request to its era's serving. */
+export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}): McpEndpoint {
+  const exposure = options.exposure === undefined ? {} : { exposure: options.exposure };
+  const serverFor = (caller: CallerContext) => createMcpServer(gateway, caller, exposure);
+  const onerror = options.onerror;
+  const modern = createMcpHandler(
+    ({ authInfo }) => createMcpServer(gateway, callerOf(authInfo), { ...exposure, perRequest: true }),
+    {
+      legacy: 'reject',
+      ...(onerror ? { onerror } : {}),
+    },
+  );
+  const sessions = new LegacySessions(serverFor, {
+    maxSessions: options.maxSessions ?? SESSION_DEFAULTS.maxSessions,
+    idleMs: options.idleMs ?? SESSION_DEFAULTS.idleMs,
+    ...(options.now ? { now: options.now } : {}),
+    ...(onerror ? { onerror } : {}),
+  });
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
+
+  return {
+    sessions,
+    async handle(c) {
+      const request = c.req.raw;
+      const caller = c.get('caller');
+      let parsedBody: unknown;
+      if (request.method === 'POST') {
+        if (!isJsonContentType(request.headers.get('content-type')))
+          return rpcError(415, -32000, 'Unsupported Media Type: send Content-Type: application/json');
+        const body = await readRequestBody(request, maxBytes);
+        if (body.tooLarge) return rpcError(413, -32000, `the request body is over ${maxBytes} bytes`);
+        try {
+          parsedBody = JSON.parse(body.text);
+        } catch {
+          return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
+        }
+      }
+      const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBytes });
+      if (legacy) return sessions.handle({ request, parsedBody, caller });
+      return modern.fetch(request, { authInfo: authInfoOf(caller), parsedBody });
+    },
+    async close() {
+      await sessions.close();
+      await modern.close();
+    },
+  };
+}
+
+// The SDK passes authInfo through to the factory untouched: it carries the caller, never a token.
+function authInfoOf(caller: CallerContext): AuthInfo {
+  return {
+    token: '',
+    clientId: caller.tokenId ?? 'anonymous',
+    scopes: [...caller.scopes],
+    extra: { caller },
+  };
+}
+
+function callerOf(authInfo: AuthInfo | undefined): CallerContext {
+  const caller = authInfo?.extra?.caller as CallerContext | undefined;
+  // The route always sets it; a missing caller would be a bug, and must not fall back to the local user.
+  if (caller === undefined) throw new Error('bug: /mcp request without a caller');
+  return caller;
+}

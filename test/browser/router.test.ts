@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { parseRoute } from '../../web/src/router.js';
+
+// The page's hash routes (pure, so tested here without a browser).
+describe('parseRoute', () => {
+  it.each([
+    ['', { view: 'home' }],
+    ['#/', { view: 'home' }],
+    ['#/category/web', { view: 'category', id: 'web' }],
+    ['#/server/my%20server', { view: 'server', id: 'my server' }],
+    ['#/tool/everything/echo', { view: 'tool', key: 'everything/echo' }],
+    ['#/tool/gh/create%2Fissue', { view: 'tool', key: 'gh/create/issue' }],
+    ['#/search?q=add+two%20numbers', { view: 'search', q: 'add two numbers' }],
+    ['#/search', { view: 'search', q: '' }],
+    ['#/servers', { view: 'servers' }],
+    ['#/approvals', { view: 'approvals' }],
+    ['#/tool/only-server', { view: 'missing', hash: '#/tool/only-server' }],
+    ['#/category/a/b', { view: 'missing', hash: '#/category/a/b' }],
+    ['#/nope', { view: 'missing', hash: '#/nope' }],
+    ['#/category/%E0%A4%A', { view: 'missing', hash: '#/category/%E0%A4%A' }],
+  ])('%s', (hash, route) => {
+    expect(parseRoute(hash)).toEqual(route);
+  });
+});

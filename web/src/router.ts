@@ -1,0 +1,33 @@
+/** Hash routes: `#/`, `#/category/web`, `#/server/id`, `#/tool/server/name`, `#/search?q=`, `#/servers`, `#/approvals`. */
+export type Route =
+  | { view: 'home' }
+  | { view: 'category'; id: string }
+  | { view: 'server'; id: string }
+  | { view: 'tool'; key: string }
+  | { view: 'search'; q: string }
+  | { view: 'servers' }
+  | { view: 'approvals' }
+  | { view: 'missing'; hash: string };
+
+/** The route a location hash names (unknown hashes give `missing`, never an exception). */
+export function parseRoute(hash: string): Route {
+  const raw = hash.replace(/^#\/?/, '');
+  const qAt = raw.indexOf('?');
+  const path = qAt < 0 ? raw : raw.slice(0, qAt);
+  const params = new URLSearchParams(qAt < 0 ? '' : raw.slice(qAt + 1));
+  let parts: string[];
+  try {
+    parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return { view: 'missing', hash };
+  }
+  const [head, a, b] = parts;
+  if (head === undefined) return { view: 'home' };
+  if (head === 'category' && a && !b) return { view: 'category', id: a };
+  if (head === 'server' && a && !b) return { view: 'server', id: a };
+  if (head === 'tool' && a && b && parts.length === 3) return { view: 'tool', key: `${a}/${b}` };
+  if (head === 'search' && !a) return { view: 'search', q: params.get('q') ?? '' };
+  if (head === 'servers' && !a) return { view: 'servers' };
+  if (head === 'approvals' && !a) return { view: 'approvals' };
+  return { view: 'missing', hash };
+}
