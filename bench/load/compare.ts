@@ -11,6 +11,10 @@ export interface CompareSpec {
   face?: 'stdio' | 'http';
   /** Over the HTTP face: the protocol era the clients pin (legacy: Mcp-Session-Id sessions). */
   era?: 'modern' | 'legacy';
+  /** Over the HTTP face: SDK clients (default), or raw replayed POSTs (raw-load.ts). */
+  generator?: 'sdk' | 'raw';
+  /** Which Carte build served the row when a run compares two (`--raw-baseline`). */
+  build?: string;
   sessions: number;
   /** Calls in flight per session. */
   workers: number;

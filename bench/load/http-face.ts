@@ -17,17 +17,26 @@ export interface CarteHttp {
   stop(): Promise<void>;
 }
 
-export async function startCarteHttp(setup: CarteSetup, dir: string, timeoutMs = 30_000): Promise<CarteHttp> {
+export async function startCarteHttp(
+  setup: CarteSetup,
+  dir: string,
+  opts: { timeoutMs?: number; nodeArgs?: readonly string[]; bin?: string } = {},
+): Promise<CarteHttp> {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
   const base = ['--config', setup.config, '--data-dir', setup.dataDir];
   const made = await runOk([...base, 'token', 'create', '--project', 'default', '--scope', 'call'], {
     cwd: dir,
   });
   const token = made.stdout.trim();
-  const child = spawn(process.execPath, [BIN, ...base, 'serve', '--http', '--port', '0'], {
-    cwd: dir,
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), opts.bin ?? BIN, ...base, 'serve', '--http', '--port', '0'],
+    {
+      cwd: dir,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let tail = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(

@@ -1,13 +1,17 @@
 // Profiles `carte serve` under load:
-// `npx tsx bench/load/profile.ts [--seconds S] [--workers N] [--top N] [--keep out.cpuprofile]`.
-// One session calls everything/echo through a Carte started with `node --cpu-prof`; when the
-// session closes, Carte writes its profile, and this prints self time by function and by file
-// (node_modules packages lumped together), so the costs of one proxied call can be read off.
+// `npx tsx bench/load/profile.ts [--seconds S] [--workers N] [--top N] [--keep out.cpuprofile]
+// [--http modern|legacy [--sessions 16] [--raw-procs 2]]`.
+// One session calls everything/echo through a Carte started with `node --cpu-prof` (with --http:
+// one `carte serve --http` under the raw load generator, raw-load.ts); when Carte exits it writes
+// its profile, and this prints self time by function and by file (node_modules packages lumped
+// together), so the costs of one proxied call can be read off.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { flag, numberFlag, requireBuild, tempDir } from '../core/paths.js';
 import { table } from '../core/report.js';
 import { CONFIGS, setupCarte } from './configs.js';
+import { startCarteHttp } from './http-face.js';
+import { RawLoad, recordCall } from './raw-load.js';
 import { openSession } from './sessions.js';
 import { runLoop } from './workload.js';
 
@@ -89,6 +93,59 @@ function top(m: Map<string, number>, totalMs: number, n: number, calls: number):
   );
 }
 
+/** The measured loop's window (V8's monotonic clock, µs) and its successful calls. */
+interface Measured {
+  fromUs: number;
+  toUs: number;
+  calls: number;
+  elapsedMs: number;
+}
+
+// V8 stamps samples with the monotonic clock in µs, as hrtime here: keep only the measured loop.
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/** One stdio session, `workers` calls in flight; Carte exits (and writes its profile) when it closes. */
+async function loadStdio(dir: string, profDir: string, seconds: number, workers: number): Promise<Measured> {
+  const setup = await setupCarte(dir, 'stdio', CONFIGS.stdio());
+  const session = await openSession({
+    kind: 'carte',
+    ...setup,
+    nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir],
+  });
+  await runLoop([session], { key: 'everything/echo', workers, durationMs: 500 });
+  const fromUs = nowUs();
+  const stats = await runLoop([session], { key: 'everything/echo', workers, durationMs: seconds * 1000 });
+  const toUs = nowUs();
+  await session.close();
+  return { fromUs, toUs, calls: stats.ok, elapsedMs: stats.elapsedMs };
+}
+
+/** `carte serve --http` under raw replayed POSTs; SIGTERM makes it exit and write its profile. */
+async function loadHttp(dir: string, profDir: string, seconds: number, era: string): Promise<Measured> {
+  if (era !== 'modern' && era !== 'legacy') throw new Error(`--http takes modern or legacy, not "${era}"`);
+  const setup = await setupCarte(dir, 'http', CONFIGS.stdio());
+  const carte = await startCarteHttp(setup, dir, { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] });
+  const target = { url: carte.url, era, token: carte.token, key: 'everything/echo' } as const;
+  const recorded = await Promise.all(
+    Array.from({ length: numberFlag('sessions', 16) }, () => recordCall(target)),
+  );
+  const load = await RawLoad.start(
+    recorded.map((r) => r.connection),
+    numberFlag('raw-procs', 2),
+  );
+  try {
+    await load.segment(3000); // V8 compiles the call path for a few seconds (see compare.ts)
+    const fromUs = nowUs();
+    const { stats } = await load.segment(seconds * 1000);
+    const toUs = nowUs();
+    return { fromUs, toUs, calls: stats.ok, elapsedMs: stats.elapsedMs };
+  } finally {
+    await load.stop();
+    await Promise.all(recorded.map((r) => r.close().catch(() => undefined)));
+    await carte.stop();
+  }
+}
+
 async function main(): Promise<void> {
   requireBuild();
   const seconds = numberFlag('seconds', 5);
@@ -96,19 +153,12 @@ async function main(): Promise<void> {
   const n = numberFlag('top', 30);
   const tmp = tempDir('carte-prof-');
   try {
-    const setup = await setupCarte(tmp.dir, 'stdio', CONFIGS.stdio());
     const profDir = join(tmp.dir, 'prof');
-    const session = await openSession({
-      kind: 'carte',
-      ...setup,
-      nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir],
-    });
-    await runLoop([session], { key: 'everything/echo', workers, durationMs: 500 });
-    // V8 stamps samples with the monotonic clock in µs, as hrtime here: keep only the measured loop.
-    const fromUs = Number(process.hrtime.bigint() / 1000n);
-    const stats = await runLoop([session], { key: 'everything/echo', workers, durationMs: seconds * 1000 });
-    const toUs = Number(process.hrtime.bigint() / 1000n);
-    await session.close();
+    const era = flag('http');
+    const { fromUs, toUs, calls, elapsedMs } =
+      era === undefined
+        ? await loadStdio(tmp.dir, profDir, seconds, workers)
+        : await loadHttp(tmp.dir, profDir, seconds, era);
     const files = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
     if (files.length !== 1)
       throw new Error(`expected one profile in ${profDir}, found ${files.join(', ') || 'none'}`);
@@ -118,9 +168,8 @@ async function main(): Promise<void> {
     const p = JSON.parse(text) as Profile;
     const { byFunction, byPlace, byCaller, totalMs } = selfTimes(p, { fromUs, toUs });
     const idle = byFunction.get('(idle) (idle):0') ?? 0;
-    const calls = stats.ok;
     console.log(
-      `${calls} calls in ${(stats.elapsedMs / 1000).toFixed(1)} s (${workers} in flight); profile ${totalMs.toFixed(0)} ms, idle ${idle.toFixed(0)} ms; busy ${(((totalMs - idle) / calls) * 1000).toFixed(0)} µs per call (the measured loop only)\n`,
+      `${calls} calls in ${(elapsedMs / 1000).toFixed(1)} s (${era === undefined ? `${workers} in flight` : `HTTP, ${era} era`}); profile ${totalMs.toFixed(0)} ms, idle ${idle.toFixed(0)} ms; busy ${(((totalMs - idle) / calls) * 1000).toFixed(0)} µs per call (the measured loop only)\n`,
     );
     console.log(
       `## By place\n\n${top(byPlace, totalMs, n, calls)}\n\n## By function\n\n${top(byFunction, totalMs, n, calls)}\n\n## By function and callers\n\n${top(byCaller, totalMs, n, calls)}`,

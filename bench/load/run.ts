@@ -1,5 +1,7 @@
-// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,faults,activity,audit]
-// [--clients 1,4,16] [--http-clients 1,4] [--face-clients 16] [--face-eras modern,legacy] [--seconds S] [--warm-up S]` (npm run bench:load).
+// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,raw,faults,activity,audit]
+// [--clients 1,4,16] [--http-clients 1,4] [--face-clients 16] [--face-eras modern,legacy]
+// [--raw-clients 16] [--raw-procs 2] [--raw-baseline other/bin/carte.js] [--seconds S] [--warm-up S]`
+// (npm run bench:load).
 // Concurrent MCP sessions call everything/echo through `carte serve` and straight to the server in
 // the same run (stdio and Streamable HTTP upstreams), then a fault run with a crashing upstream and
 // the cost of recording each call in the store (activity-write.ts) and of auditing it (audit-write.ts).
@@ -10,6 +12,7 @@ import { compare, type CompareResult, type CompareSpec } from './compare.js';
 import { CONFIGS, setupCarte } from './configs.js';
 import { faultRun } from './faults.js';
 import { httpFaceRows } from './http-face.js';
+import { rawFaceRows } from './raw-face.js';
 import { startEverythingHttp } from './http-upstream.js';
 import { arm, compareTable, cpuTable, decompositionTable, faultTable, overheadLine } from './tables.js';
 import { decompose } from './decompose.js';
@@ -17,7 +20,7 @@ import { activityTables, activityWrite } from './activity-write.js';
 import { auditTables, auditWrite } from './audit-write.js';
 
 const HTTP_FACE_NOTE =
-  'Over stdio every client session is its own `carte serve` process. Rows marked "clients over HTTP" (part `face`) are one `carte serve --http` shared by every session, with everything over stdio as its upstream; their direct arm calls everything over Streamable HTTP (its `streamableHttp` mode), and their Carte CPU is the one process.';
+  'Over stdio every client session is its own `carte serve` process. Rows marked "clients over HTTP" (part `face`) are one `carte serve --http` shared by every session, with everything over stdio as its upstream; their direct arm calls everything over Streamable HTTP (its `streamableHttp` mode), and their Carte CPU is the one process. Rows marked "raw POSTs" (part `raw`) are the same servers under the raw load generator (recorded `call_tool` POSTs replayed over keep-alive connections by worker processes; their client CPU is the workers\').';
 
 function counts(name: string, fallback: string): number[] {
   const raw = flag(name) ?? fallback;
@@ -27,7 +30,7 @@ function counts(name: string, fallback: string): number[] {
   return list;
 }
 
-const PARTS = ['stdio', 'decompose', 'http', 'face', 'faults', 'activity', 'audit'] as const;
+const PARTS = ['stdio', 'decompose', 'http', 'face', 'raw', 'faults', 'activity', 'audit'] as const;
 type Part = (typeof PARTS)[number];
 
 /** `--only a,b`: the parts to run (all by default), so one arm can be measured again alone. */
@@ -50,13 +53,16 @@ function specs(quick: boolean): { stdio: CompareSpec[]; http: CompareSpec[] } {
   };
 }
 
-/** Rows of clients reaching Carte over HTTP: sessions x era. */
-function faceSpecs(quick: boolean): { sessions: number; era: 'modern' | 'legacy' }[] {
+/** Rows of clients reaching Carte over HTTP: sessions x era (`--raw-clients` for part `raw`). */
+function faceSpecs(
+  quick: boolean,
+  countsFlag = 'face-clients',
+): { sessions: number; era: 'modern' | 'legacy' }[] {
   const raw = flag('face-eras') ?? 'modern,legacy';
   const eras = raw.split(',');
   const bad = eras.find((e) => e !== 'modern' && e !== 'legacy');
   if (bad !== undefined) throw new Error(`--face-eras takes modern and/or legacy, not "${bad}"`);
-  return counts('face-clients', quick ? '4' : '16').flatMap((sessions) =>
+  return counts(countsFlag, quick ? '4' : '16').flatMap((sessions) =>
     eras.map((era) => ({ sessions, era: era as 'modern' | 'legacy' })),
   );
 }
@@ -77,15 +83,23 @@ async function main(): Promise<void> {
     progress(`load: ${what} (at ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   try {
     const stdioSetup = await setupCarte(tmp.dir, 'stdio', CONFIGS.stdio());
+    // With --raw-baseline, each stdio row runs against that build too (before this build's).
+    const baseline = flag('raw-baseline');
+    const builds = baseline ? [{ build: 'baseline', bin: baseline }, { build: 'this build' }] : [{}];
     for (const spec of only.has('stdio') ? stdio : []) {
-      step(`stdio upstream, ${spec.sessions} session(s) x ${spec.workers} in flight`);
-      results.push(
-        await compare(
+      for (const b of builds) {
+        const { build, bin } = b as { build?: string; bin?: string };
+        step(
+          `stdio upstream, ${spec.sessions} session(s) x ${spec.workers} in flight${build ? `, ${build}` : ''}`,
+        );
+        const carte = { kind: 'carte', ...stdioSetup, ...(bin ? { bin } : {}) } as const;
+        const row = await compare(
           spec,
-          { direct: { kind: 'direct-stdio' }, carte: { kind: 'carte', ...stdioSetup } },
+          { direct: { kind: 'direct-stdio' }, carte },
           { durationMs, rounds, warmUpMs },
-        ),
-      );
+        );
+        results.push(build ? { ...row, build } : row);
+      }
     }
     const decomposing = !quick && only.has('decompose');
     if (decomposing) step('decomposition (direct, in-process gateway, carte serve)');
@@ -96,6 +110,11 @@ async function main(): Promise<void> {
       results.push(
         ...(await httpFaceRows(tmp.dir, faceSpecs(quick), { durationMs, rounds, warmUpMs }, step)),
       );
+    if (only.has('raw')) {
+      const processes = numberFlag('raw-procs', 2);
+      const opts = { durationMs, rounds, warmUpMs, processes, ...(baseline ? { baseline } : {}) };
+      results.push(...(await rawFaceRows(tmp.dir, faceSpecs(quick, 'raw-clients'), opts, step)));
+    }
     if (only.has('faults')) step('fault run');
     const faults = only.has('faults')
       ? await faultRun(await setupCarte(tmp.dir, 'faults', CONFIGS.faults()), {

@@ -26,7 +26,7 @@ export interface Session {
 export type Target =
   | { kind: 'direct-stdio' }
   | { kind: 'direct-http'; url: string }
-  | { kind: 'carte'; config: string; dataDir: string; nodeArgs?: readonly string[] }
+  | { kind: 'carte'; config: string; dataDir: string; nodeArgs?: readonly string[]; bin?: string }
   /** `carte serve --http`: one process for every session, each session its own MCP client. */
   | { kind: 'carte-http'; url: string; token: string; era: 'modern' | 'legacy' };
 
@@ -48,7 +48,15 @@ export async function openSession(target: Target): Promise<Session> {
   } else {
     const args =
       target.kind === 'carte'
-        ? [...(target.nodeArgs ?? []), BIN, 'serve', '--config', target.config, '--data-dir', target.dataDir]
+        ? [
+            ...(target.nodeArgs ?? []),
+            target.bin ?? BIN,
+            'serve',
+            '--config',
+            target.config,
+            '--data-dir',
+            target.dataDir,
+          ]
         : [referenceEntry('server-everything'), 'stdio'];
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -8,8 +8,11 @@ import type { LoopStats } from './workload.js';
 
 /** Throughput and latency of one arm. */
 /** The row's name: the upstream's transport, and how clients reach Carte when not over stdio. */
-const upstreamCell = (r: CompareResult) =>
-  r.face === 'http' ? `${r.upstream}; clients over HTTP, ${r.era ?? 'legacy'} era` : r.upstream;
+const upstreamCell = (r: CompareResult) => {
+  const face = r.face === 'http' ? `; clients over HTTP, ${r.era ?? 'legacy'} era` : '';
+  const raw = r.generator === 'raw' ? ', raw POSTs' : '';
+  return `${r.upstream}${face}${raw}${r.build ? ` (${r.build})` : ''}`;
+};
 
 export function arm(s: LoopStats): { callsPerS: number; p50: number; p99: number } {
   return {

@@ -1,15 +1,13 @@
 import { RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
-import type { SearchHit } from '../search/index.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
 import { browse } from './menu.js';
-import { fitMenu, fitPage, fitResults } from './menu-budget.js';
+import { fitMenu, fitPage } from './menu-budget.js';
 import { HotList, HOT_LIST_DEFAULTS, type HotListOptions } from './hot-list.js';
 import { AuditLog, type AuditObservation, type AuditOptions } from './audit.js';
 import { audited } from './audited.js';
 import { runToolCall } from './call-pipeline.js';
 import { fitToolDetail, type FittedToolDetail } from './budget-tool.js';
-import { applyUsagePrior } from '../search/index.js';
 import { backfillCategories, quarantinedKeys } from '../catalog/index.js';
 import { PassthroughCalls } from './passthrough-calls.js';
 import { CatalogView } from './catalog-view.js';
@@ -28,13 +26,15 @@ import type {
   ToolDetail,
 } from './types.js';
 import { Upstreams, type UpstreamLimits } from './upstreams.js';
-import { planSearch, toResults, type SearchRequest } from './search-plan.js';
+import type { SearchRequest } from './search-plan.js';
+import { GatewaySearch } from './gateway-search.js';
+import { ToolRows } from './tool-rows.js';
 export type { SearchRequest } from './search-plan.js';
 import { applyReload, type ReloadReport } from './reload.js';
 import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './lifecycle.js';
 import { lookupServer, lookupTool, serverDescriptions, serverSummary } from './lookups.js';
 import { syncServers, type SyncRequest } from './sync-servers.js';
-import { policyTool, type CompiledRules, type ToolVerdict } from '../policy/index.js';
+import { policyTool, type CompiledRules, type ToolVerdict, type VisibilityPolicy } from '../policy/index.js';
 import { Policies } from './policies.js';
 import { implicitDefault, DEFAULT_PROJECT, type GatewayProject } from './projects.js';
 import { requireScope } from './scopes.js';
@@ -74,6 +74,9 @@ export class Gateway {
   private readonly hotList: HotList;
   private readonly audit: AuditLog;
   private readonly sessions: SessionLedger;
+  private readonly search: GatewaySearch;
+  private readonly rows: ToolRows;
+  private readonly digests = new WeakMap<VisibilityPolicy, CatalogDigest>();
 
   constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
@@ -116,6 +119,9 @@ export class Gateway {
       logger: options.logger,
       catalog: this.view,
     });
+    const { audit, policies, view, toolSearch, hotList } = this;
+    this.search = new GatewaySearch({ audit, policies, view, toolSearch, hotList });
+    this.rows = new ToolRows(store);
   }
 
   /** Applies a new config (hot reload): servers (see applyReload), rules and projects. */
@@ -166,15 +172,7 @@ export class Gateway {
 
   /** Lexical search, synchronous whatever the strategy. */
   searchTools(ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
-    return audited(this.audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, () => {
-      const { text, options, index } = this.searchPlan(ctx, query, req);
-      return this.results(
-        applyUsagePrior(
-          this.toolSearch.lexical(text, options, index),
-          this.hotList.usage(this.policies.project(ctx).id),
-        ),
-      );
-    });
+    return this.search.searchTools(ctx, query, req);
   }
 
   /** Search with the configured strategy (see searchToolsWithMeta). */
@@ -183,7 +181,7 @@ export class Gateway {
     query: string | string[],
     req: SearchRequest = {},
   ): Promise<SearchResult[]> {
-    return (await this.searchToolsWithMeta(ctx, query, req)).results;
+    return (await this.search.searchToolsWithMeta(ctx, query, req)).results;
   }
 
   /**
@@ -191,18 +189,12 @@ export class Gateway {
    * answer lexically until the vectors and model are ready; a local model that fails retries with backoff,
    * a remote step that fails or misses its deadline falls back for that search only (logged).
    */
-  async searchToolsWithMeta(
+  searchToolsWithMeta(
     ctx: CallerContext,
     query: string | string[],
     req: SearchRequest = {},
   ): Promise<SearchOutcome> {
-    return audited(this.audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, async () => {
-      const { text, options, index } = this.searchPlan(ctx, query, req);
-      const { hits, meta } = await this.toolSearch.search(text, options, { ...req, index });
-      const results = this.results(applyUsagePrior(hits, this.hotList.usage(this.policies.project(ctx).id)));
-      if (req.maxTokens === undefined) return { results, meta };
-      return { ...(await fitResults(results, req.maxTokens)), meta };
-    });
+    return this.search.searchToolsWithMeta(ctx, query, req);
   }
 
   /** Embeds what the current catalog lacks (hybrid, remote embeddings) and resolves when search is ready or degraded. */
@@ -213,19 +205,6 @@ export class Gateway {
   /** The strategy, model, cached vectors, reranker and state of search, for `carte doctor`. */
   searchStatus(_ctx: CallerContext): SearchStatus {
     return this.toolSearch.status();
-  }
-
-  private searchPlan(ctx: CallerContext, query: string | string[], req: SearchRequest) {
-    requireScope(ctx, 'search', 'search_tools');
-    const plan = planSearch(query, req);
-    if (plan.options.server !== undefined) lookupServer(this.policies.servers(ctx), plan.options.server);
-    const policy = this.policies.forCaller(ctx);
-    plan.options.allowKey = (key) => policy.isListed(key);
-    return { ...plan, index: this.view.searchIndexFor(policy) };
-  }
-
-  private results(hits: readonly SearchHit[]): SearchResult[] {
-    return toResults(hits, (key) => this.view.row(key));
   }
 
   /**
@@ -283,7 +262,12 @@ export class Gateway {
 
   /** One line on what the caller's catalog holds, for the meta-tool descriptions. */
   catalogDigest(ctx: CallerContext): CatalogDigest {
-    return catalogDigest(this.policies.forCaller(ctx));
+    // A policy is replaced on every catalog or config change, so its digest is computed once
+    // (the HTTP face builds an MCP server, and asks, per modern-era request).
+    const policy = this.policies.forCaller(ctx);
+    let digest = this.digests.get(policy);
+    if (!digest) this.digests.set(policy, (digest = Object.freeze(catalogDigest(policy))));
+    return digest;
   }
 
   /** A downstream session ended: record its tokens against the full listing's (`carte stats`). */
@@ -328,12 +312,14 @@ export class Gateway {
     const server = typeof key === 'string' && key.includes('/') ? policyTool(key).server : '';
     return this.audit.call(ctx, { key: String(key), server, args }, async () => {
       requireScope(ctx, 'call', 'call_tool');
-      const tool = this.tool(ctx, key);
+      // One policy for the whole call: each forCaller reads the quarantine's signature.
+      const policy = this.policies.forCaller(ctx);
+      const tool = this.tool(ctx, key, policy);
       const plan = {
         tool,
         server: this.server(tool.serverId),
         project: this.policies.project(ctx),
-        ruleClass: this.policies.forCaller(ctx).verdict(key)?.ruleClass,
+        ruleClass: policy.verdict(key)?.ruleClass,
       };
       return runToolCall(this.upstreams, plan, args, req);
     });
@@ -388,8 +374,12 @@ export class Gateway {
   }
 
   /** A tool the caller may see; another project's or a hidden one answers exactly like an unknown key. */
-  private tool(ctx: CallerContext, key: string): ToolRow {
-    return lookupTool(this.options.store, this.policies.servers(ctx), this.policies.forCaller(ctx), key);
+  private tool(ctx: CallerContext, key: string, policy = this.policies.forCaller(ctx)): ToolRow {
+    return lookupTool(
+      this.options.store,
+      { servers: () => this.policies.servers(ctx), policy, rows: this.rows },
+      key,
+    );
   }
 
   private summary(s: GatewayServer): ServerSummary {
@@ -398,6 +388,7 @@ export class Gateway {
 
   private catalogChanged(): void {
     this.policies.invalidate();
+    this.rows.invalidate();
     this.hotList.invalidate();
     this.view.invalidate();
     this.toolSearch.catalogChanged();

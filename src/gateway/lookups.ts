@@ -5,6 +5,7 @@ import { CarteError, quote } from '../errors.js';
 import type { VisibilityPolicy } from '../policy/index.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { GatewayServer, ServerSummary } from './types.js';
+import type { ToolRows } from './tool-rows.js';
 import type { Upstreams } from './upstreams.js';
 
 /** The configured server, or a clear error naming the unknown id and the closest one. */
@@ -18,18 +19,22 @@ export function lookupServer(servers: ReadonlyMap<string, GatewayServer>, id: st
   );
 }
 
+/** What a tool lookup reads: the caller's policy and servers (only on a miss), and the stored rows. */
+export interface ToolLookup {
+  servers: () => ReadonlyMap<string, GatewayServer>;
+  policy: VisibilityPolicy;
+  rows: Pick<ToolRows, 'get'>;
+}
+
 /**
  * A stored tool the caller may see, or an error saying why there is none (and near visible keys).
  * A hidden tool answers exactly like an unknown one, and is never suggested.
  */
-export function lookupTool(
-  store: Store,
-  servers: ReadonlyMap<string, GatewayServer>,
-  policy: VisibilityPolicy,
-  key: string,
-): ToolRow {
-  const t = typeof key === 'string' && policy.canSee(key) ? store.tools.get(key) : undefined;
+export function lookupTool(store: Store, lookup: ToolLookup, key: string): ToolRow {
+  const { policy } = lookup;
+  const t = typeof key === 'string' && policy.canSee(key) ? lookup.rows.get(key) : undefined;
   if (t) return t;
+  const servers = lookup.servers();
   const serverId = String(key).split('/')[0] ?? '';
   const row = servers.has(serverId) ? store.servers.get(serverId) : undefined;
   if (row && row.status !== 'success' && row.toolCount === 0) {

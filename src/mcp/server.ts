@@ -1,11 +1,11 @@
 import { ProtocolError, Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
-import { LOCAL_CALLER, type CallerContext, type Complete, type Gateway } from '../gateway/index.js';
+import { LOCAL_CALLER, type CallerContext, type Gateway } from '../gateway/index.js';
 import { Args } from './args.js';
 import { META_TOOLS, metaTools } from './meta-tools.js';
 import { SessionMeter } from './session-meter.js';
 import { DirectMode, type ExposureOptions } from './direct-mode.js';
-import { clientSampler } from './sampling.js';
+import { clientModel, type ClientModel } from './sampling.js';
 
 type Result = Record<string, unknown>;
 type Ctx = {
@@ -106,7 +106,7 @@ export function createMcpServer(
         direct.touch([key]);
         return await relayCall(gateway, caller, key, raw ?? {}, ctx, ask);
       }
-      const sampler = () => clientSampler(server, ctx);
+      const sampler = (query: unknown) => clientModel(server, ctx, query);
       const result = await dispatch(gateway, caller, name, args, ctx, direct, listChanged, ask, sampler);
       if (name !== 'call_tool') meter.sent(textOf(result));
       return result;
@@ -168,18 +168,23 @@ async function dispatch(
   direct: DirectMode | undefined,
   listChanged: () => void,
   ask: Ask | undefined,
-  sampler: () => Complete | undefined = () => undefined,
+  sampler: (query: unknown) => ClientModel | undefined = () => undefined,
 ): Promise<Result> {
   switch (name) {
     case 'search_tools': {
-      const { results, meta, omitted } = await gateway.searchToolsWithMeta(caller, args.query(), {
+      const query = args.query();
+      const model = sampler(query);
+      const { results, meta, omitted } = await gateway.searchToolsWithMeta(caller, query, {
         ...optional('limit', args.limit(50)),
         ...optional('server', args.string('server')),
         ...optional('maxTokens', args.maxTokens()),
         // search.rerank "sampling" asks the client's own model, when it declared sampling.
-        ...optional('sample', sampler()),
+        ...optional('sample', model?.sample),
         signal: ctx.mcpReq.signal,
       });
+      // 2026-07-28 era, first round: ask the client's model (input_required); the retry answers.
+      const question = model?.pending();
+      if (question) return question;
       // Direct mode: what search finds becomes callable by name, and the client is told.
       const shown = direct ? results.map((r) => ({ ...r, tool: direct.nameOf(r.key) })) : results;
       if (direct?.touch(results.map((r) => r.key))) listChanged();

@@ -45,6 +45,7 @@ describe('buildRerankPrompt', () => {
     );
     // 64 + per key ceil(length / 3) + 2: 12, 13 and 9 characters.
     expect(request.maxTokens).toBe(64 + (4 + 2) + (5 + 2) + (3 + 2));
+    expect(request.keys).toEqual(['fs/read_file', 'fs/write_file', 'web/fetch']);
   });
 
   it('cuts a candidate at 200 characters and the request at 1,000', () => {

@@ -8,6 +8,8 @@ export interface CompletionRequest {
   systemPrompt: string;
   prompt: string;
   maxTokens: number;
+  /** The candidate keys the prompt lists, in its order (a two-round asker checks the answer's round against them). */
+  keys: readonly string[];
 }
 
 /** Asks a chat model once and resolves with the text it answered; rejects on any failure. */
@@ -45,7 +47,7 @@ export function buildRerankPrompt(query: string, candidates: readonly RerankCand
     (sum, c) => sum + Math.ceil(c.key.length / ANSWER_TOKENS.charsPerToken) + ANSWER_TOKENS.perKey,
     ANSWER_TOKENS.base,
   );
-  return { systemPrompt: SYSTEM_PROMPT, prompt, maxTokens };
+  return { systemPrompt: SYSTEM_PROMPT, prompt, maxTokens, keys: candidates.map((c) => c.key) };
 }
 
 // The first JSON array in the text: the whole answer, a ```json fence, or the span from the

@@ -16,6 +16,7 @@ export function openDatabase(path: string): Db {
     switchToWal(db);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    if (path !== ':memory:') checkpointOffTheCallPath(db);
   } catch (err) {
     throw new CarteError('store', `cannot open the store at "${path}": ${(err as Error).message}`, {
       cause: err,
@@ -40,6 +41,31 @@ function switchToWal(db: Db): void {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // a synchronous 20 ms pause
     }
   }
+}
+
+/**
+ * WAL checkpoints on a timer, not in a committing statement. SQLite's autocheckpoint (every
+ * 1000 WAL pages) runs inside whichever commit crosses the line: an audited call paid it in its
+ * audit write (begin + finish p99 4.2 ms against a 25 µs p50, docs/benchmarks.md). A PASSIVE
+ * checkpoint every CHECKPOINT_EVERY_MS copies each page once however often it was rewritten; the
+ * autocheckpoint stays as a backstop at CHECKPOINT_BACKSTOP_PAGES (40 MB of WAL) for a process
+ * whose timer cannot run. Durability is unchanged: a commit is in the WAL file when it returns,
+ * so it survives the process being killed, checkpointed or not (test/crash).
+ */
+export const CHECKPOINT_EVERY_MS = 1000;
+export const CHECKPOINT_BACKSTOP_PAGES = 10_000;
+
+function checkpointOffTheCallPath(db: Db): void {
+  db.pragma(`wal_autocheckpoint = ${CHECKPOINT_BACKSTOP_PAGES}`);
+  const timer = setInterval(() => {
+    if (!db.open) return clearInterval(timer);
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Busy (an open iterator on this connection, another process's checkpoint): next tick.
+    }
+  }, CHECKPOINT_EVERY_MS);
+  timer.unref(); // a CLI command exits when its work is done; closing the store checkpoints
 }
 
 function migrate(db: Db, path: string): void {

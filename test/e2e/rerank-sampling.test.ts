@@ -1,126 +1,22 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client, InMemoryTransport, type CreateMessageRequest } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { applyDiscovery, type ListedTool } from '../../src/catalog/index.js';
-import { parseConfigText } from '../../src/config/index.js';
-import {
-  LOCAL_CALLER as ME,
-  llmRerankOptions,
-  type GatewaySearchOptions,
-  type SearchMeta,
-} from '../../src/gateway/index.js';
-import { createMcpServer } from '../../src/mcp/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStub, type Stub } from '../fixtures/remote-stub.js';
 import {
-  harness,
-  memoryLogger,
-  referenceEntry,
-  ROOT,
-  stdioServer,
-  tempDir,
-  type Harness,
-} from './helpers.js';
+  connect,
+  fellBack,
+  optionsFrom,
+  SAMPLING,
+  SHORT,
+  SHORT_TIMEOUT_MS,
+  unranked,
+  used,
+  warnings,
+  type Sampled,
+} from './rerank-sampling-setup.js';
 
-// search.rerank end to end: config text -> gateway over a real SQLite store -> Carte's MCP face ->
-// a real v2 MCP client whose sampling handler answers well, wrongly, slowly or not at all, and
-// one that never declared sampling. No upstream starts in-process: the catalog is written the
-// way a sync writes it. The last block runs the built CLI over stdio, both protocol eras.
-
-const tool = (name: string, description: string): ListedTool => ({
-  name,
-  description,
-  inputSchema: { type: 'object' },
-});
-const CATALOG: Record<string, ListedTool[]> = {
-  files: [
-    tool('read_file', 'Read the contents of a file from disk.'),
-    tool('write_file', 'Write text to a file on disk.'),
-    tool('delete_file', 'Delete a file from disk.'),
-  ],
-  web: [tool('fetch', 'Fetch a URL or a remote file and return its text.')],
-};
-// Generous deadlines (a loaded machine must not turn an answer into a timeout), short only where
-// the test is about the deadline.
-const TIMEOUT_MS = 5000;
-const SHORT_TIMEOUT_MS = 300;
-
-/** Gateway search options from config text, exactly as the CLI builds them for a lexical strategy. */
-function optionsFrom(rerank: string): GatewaySearchOptions {
-  const r = parseConfigText(`search:\n  rerank:\n${rerank}`, { path: '/cfg/carte.yaml', env: {} });
-  expect(r.errors).toEqual([]);
-  return { strategy: 'lexical', ...llmRerankOptions(r.config!.search) };
-}
-
-type Sampled = { text: string; delayMs?: number } | 'hang' | Error;
-const open: { h: Harness; cleanup: () => void; client: Client }[] = [];
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await o.client.close();
-    await o.h.close();
-    o.cleanup();
-  }
-});
-
-/** A gateway with the catalog, its MCP face, and a client; `sampling` scripts the client's model. */
-async function connect(options: GatewaySearchOptions, sampling?: (req: CreateMessageRequest) => Sampled) {
-  const dir = tempDir();
-  const logger = memoryLogger();
-  const servers = Object.keys(CATALOG).map((id) => stdioServer(id, ['never-started.js']));
-  const h = harness(servers, dir.dir, { logger, search: options });
-  for (const [id, tools] of Object.entries(CATALOG)) applyDiscovery(h.store, id, { tools });
-  const asked: CreateMessageRequest[] = [];
-  const cancelled: string[] = [];
-  const client = new Client(
-    { name: 'scripted', version: '0' },
-    sampling ? { capabilities: { sampling: {} } } : {},
-  );
-  if (sampling)
-    client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
-      asked.push(request);
-      const answer = sampling(request);
-      if (answer instanceof Error) throw answer;
-      if (answer === 'hang')
-        return new Promise((_, reject) =>
-          ctx.mcpReq.signal.addEventListener('abort', () => {
-            cancelled.push(String(ctx.mcpReq.signal.reason));
-            reject(new Error('cancelled'));
-          }),
-        );
-      // A slow model that ignores cancellation and answers anyway, late.
-      if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
-      return { model: 'scripted-1', role: 'assistant', content: { type: 'text', text: answer.text } };
-    });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(h.gateway).connect(serverSide);
-  await client.connect(clientSide);
-  open.push({ h, cleanup: dir.cleanup, client });
-  const search = async (query: string | string[], limit = 3) => {
-    const r = await client.request({
-      method: 'tools/call',
-      params: { name: 'search_tools', arguments: { query, limit } },
-    });
-    const { results } = r.structuredContent as { results: { key: string; relevance: number }[] };
-    return { keys: results.map((x) => x.key), meta: (r._meta as Record<string, SearchMeta>)['carte/search'] };
-  };
-  const lexical = (query: string | string[], limit = 3) =>
-    h.gateway.searchTools(ME, query, { limit }).map((r) => r.key);
-  return { search, lexical, asked, cancelled, logger };
-}
-
-const SAMPLING = `    provider: sampling\n    timeoutMs: ${TIMEOUT_MS}\n`;
-const SHORT = `    provider: sampling\n    timeoutMs: ${SHORT_TIMEOUT_MS}\n`;
-const used = (provider = 'sampling'): SearchMeta => ({
-  strategy: 'lexical',
-  fallback: false,
-  steps: [{ provider, fallback: false }],
-});
-const fellBack = (reason: string, provider = 'sampling'): SearchMeta => ({
-  strategy: 'lexical',
-  fallback: true,
-  steps: [{ provider, fallback: true, reason: `remote provider "${provider}" ${reason}` }],
-});
+// search.rerank end to end on a 2025-era connection (push-style sampling/createMessage) and with
+// openai-chat: a real v2 MCP client whose sampling handler answers well, wrongly, slowly or not
+// at all, and one that never declared sampling. The 2026-07-28 era is in
+// rerank-sampling-modern.test.ts, the built CLI over stdio and HTTP in rerank-sampling-cli.test.ts.
 
 describe('search.rerank: sampling through the MCP client', () => {
   it("reorders the best hits by the client's model, and says so", async () => {
@@ -140,7 +36,7 @@ describe('search.rerank: sampling through the MCP client', () => {
     const text = (params.messages[0]!.content as { text: string }).text;
     expect(text.split('\n').slice(0, 3)).toEqual(['Request: file', '', 'Tools (4):']);
     expect(text).toContain('files/read_file: Read the contents of a file from disk.');
-    expect(logger.lines.filter((l) => l.startsWith('warn:'))).toEqual([]);
+    expect(warnings(logger)).toEqual([]);
   });
 
   it('drops unknown keys and repeats in the answer, and reads it through prose', async () => {
@@ -162,7 +58,7 @@ describe('search.rerank: sampling through the MCP client', () => {
     const { keys, meta } = await search('file');
     expect(keys).toEqual(lexical('file'));
     expect(meta).toEqual(fellBack(reason));
-    expect(logger.lines.filter((l) => l.startsWith('warn:'))).toEqual([
+    expect(warnings(logger)).toEqual([
       `warn: search: remote provider "sampling" ${reason}; keeping the local order`,
     ]);
   });
@@ -192,8 +88,8 @@ describe('search.rerank: sampling through the MCP client', () => {
     const { search, lexical, logger } = await connect(optionsFrom(SAMPLING));
     const { keys, meta } = await search('file');
     expect(keys).toEqual(lexical('file'));
-    expect(meta).toEqual({ strategy: 'lexical', fallback: false, steps: [] });
-    expect(logger.lines.filter((l) => l.startsWith('warn:'))).toEqual([]);
+    expect(meta).toEqual(unranked);
+    expect(warnings(logger)).toEqual([]);
   });
 
   it('does not ask for a multi-step search or a single hit', async () => {
@@ -201,7 +97,7 @@ describe('search.rerank: sampling through the MCP client', () => {
     const steps = ['read a file', 'fetch a url'];
     expect(await search(steps)).toEqual({
       keys: lexical(steps),
-      meta: { strategy: 'lexical', fallback: false, steps: [] },
+      meta: unranked,
     });
     expect((await search('fetch url', 1)).meta).toEqual(used()); // one asked, but...
     expect(asked).toHaveLength(0); // ...fewer than 2 local hits: nothing to reorder
@@ -227,83 +123,5 @@ describe('search.rerank: openai-chat through the gateway', () => {
     expect(keys).toEqual(['files/write_file']);
     expect(meta).toEqual(used(`chat:${stub.url.slice('http://'.length)}/qwen`));
     expect(stub.requests.map((r) => r.path)).toEqual(['/v1/chat/completions']);
-  });
-});
-
-// Slow: the built CLI (`npm run build` first) as a real process over stdio, with server-memory upstream.
-describe('carte serve with search.rerank sampling, over stdio', () => {
-  const tmp = tempDir();
-  const config = join(tmp.dir, 'carte.yaml');
-  const args = [
-    join(ROOT, 'bin', 'carte.js'),
-    'serve',
-    '--config',
-    config,
-    '--data-dir',
-    join(tmp.dir, 'data'),
-  ];
-  beforeAll(() => {
-    const memory = `    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(referenceEntry('server-memory'))}]\n    env: { MEMORY_FILE_PATH: "\${dataDir}/memory.jsonl" }\n`;
-    writeFileSync(
-      config,
-      `servers:\n  memory:\n${memory}search:\n  rerank:\n    provider: sampling\n    timeoutMs: 5000\n`,
-    );
-  });
-  afterAll(() => tmp.cleanup());
-
-  async function searchOver(era: 'legacy' | 'modern') {
-    const options = {
-      capabilities: { sampling: {} },
-      ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
-    };
-    const client = new Client({ name: `e2e-${era}`, version: '0' }, options);
-    const asked: string[] = [];
-    client.setRequestHandler('sampling/createMessage', (request) => {
-      asked.push((request.params.messages[0]!.content as { text: string }).text);
-      return {
-        model: 'scripted-1',
-        role: 'assistant',
-        content: { type: 'text', text: '["memory/read_graph"]' },
-      };
-    });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }));
-    try {
-      const r = await client.callTool({
-        name: 'search_tools',
-        arguments: { query: 'entities in the graph', limit: 2 },
-      });
-      const { results } = r.structuredContent as { results: { key: string }[] };
-      return {
-        keys: results.map((x) => x.key),
-        meta: (r._meta as Record<string, SearchMeta>)['carte/search'],
-        asked,
-      };
-    } finally {
-      await client.close();
-    }
-  }
-
-  it("asks the client's model on a 2025-era connection", async () => {
-    const { keys, meta, asked } = await searchOver('legacy');
-    expect(keys[0]).toBe('memory/read_graph');
-    expect(meta).toEqual(used());
-    expect(asked).toHaveLength(1);
-  });
-
-  it('falls back and says why on the 2026-07-28 era, which has no server-to-client requests', async () => {
-    const { meta, asked } = await searchOver('modern');
-    expect(asked).toEqual([]);
-    expect(meta).toEqual({
-      strategy: 'lexical',
-      fallback: true,
-      steps: [
-        {
-          provider: 'sampling',
-          fallback: true,
-          reason:
-            "the client's model cannot be asked on protocol 2026-07-28: sampling there needs an input_required round trip, which search_tools does not make",
-        },
-      ],
-    });
   });
 });

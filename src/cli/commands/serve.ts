@@ -1,5 +1,5 @@
 import type { CAC } from 'cac';
-import { DEFAULT_PROJECT, LOCAL_CALLER, localCaller } from '../../gateway/index.js';
+import { DEFAULT_PROJECT, LOCAL_CALLER, localCaller, type CallerContext } from '../../gateway/index.js';
 import { CarteError } from '../../errors.js';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ export function registerServe(cli: CAC): void {
       // Hybrid search embeds what the catalog lacks in the background; searches stay lexical meanwhile.
       void app.gateway.prepareSearch(LOCAL_CALLER).catch(() => undefined);
       if (flags.http) return serveHttp(app, flags, { project, stdio: stdioClient(app) });
-      printConnectHelp(app);
+      printConnectHelp(app, caller);
       // Loaded here so the other commands never pay for the MCP server SDK.
       const { serveMcpStdio } = await import('../../mcp/index.js');
       const stopWatching = watchConfig(app, flags);
@@ -101,10 +101,18 @@ export function stdioClient(app: App): { snippet: ReturnType<typeof clientSnippe
   return { snippet, carte: `node ${bin}` };
 }
 
-function printConnectHelp(app: App): void {
-  const servers = app.gateway.listServers(LOCAL_CALLER);
+/** The demo's echo tool, the first call a newcomer tries. */
+const DEMO_ECHO = 'everything/echo';
+
+function printConnectHelp(app: App, caller: CallerContext): void {
+  const servers = app.gateway.listServers(caller);
   const tools = servers.reduce((n, s) => n + s.toolCount, 0);
   const { snippet, carte } = stdioClient(app);
+  // Examples that work on this catalog: the demo's echo, else a tool the project lists.
+  const keys = app.gateway.listedToolKeys(caller);
+  const tryIt = keys.includes(DEMO_ECHO)
+    ? [`  ${carte} search "add two numbers"`, `  ${carte} call ${DEMO_ECHO} --args '{"message":"hello"}'`]
+    : [`  ${carte} search "what you need, in words"`, ...(keys[0] ? [`  ${carte} describe ${keys[0]}`] : [])];
   note(
     [
       '',
@@ -112,8 +120,7 @@ function printConnectHelp(app: App): void {
       'Connect a client (Claude Desktop, Cursor) with this in its mcpServers config:',
       JSON.stringify(snippet, null, 2),
       'Try it from a shell:',
-      `  ${carte} search "add two numbers"`,
-      `  ${carte} call everything/echo --args '{"message":"hello"}'`,
+      ...tryIt,
       'Serving MCP on stdio now (Ctrl-C to stop).',
       '',
     ].join('\n'),
