@@ -3,10 +3,11 @@
 // tools share a category (docs/menu.md, "How categories are assigned").
 import { NO_TRANSLATOR, tokenize, type Translator } from '../search/index.js';
 import { CATEGORY_IDS, type CategoryId } from './categories.js';
-import { N, scoreWords } from './category-scores.js';
+import { fieldScorer, N } from './category-scores.js';
 import { semanticScores, type SemanticEvidence } from './category-semantic.js';
-import { tagsFromWords } from './tags.js';
+import { serverTags, tagsFromWords } from './tags.js';
 import { DESCRIPTION_CHARS, serverWords, toolWords, type ToolText } from './tool-words.js';
+import { boundWordTable, intern } from './word-table.js';
 
 /** The server whose tools are categorised together. */
 export interface CategorizeServer {
@@ -60,6 +61,8 @@ export const CATEGORIZE_DEFAULTS: CategorizeOptions = {
 /** The category of a tool with no evidence at all (no known word, on a server that says nothing). */
 export const FALLBACK_CATEGORY: CategoryId = 'utilities';
 
+const NO_WORDS: readonly number[] = [];
+
 /** Mean of the vectors. */
 function mean(vectors: readonly Float64Array[]): Float64Array {
   const out = new Float64Array(N);
@@ -81,25 +84,31 @@ export function categorizeServer(
   options: Partial<CategorizeOptions> = {},
 ): Map<string, ToolCategory> {
   const opts = { ...CATEGORIZE_DEFAULTS, ...options };
+  boundWordTable(); // before any id of this server is held
   const serverText = serverWords(server);
   const words = tools.map(toolWords);
-  const gloss = (...texts: (string | undefined)[]): string[] =>
-    opts.translator === NO_TRANSLATOR ? [] : tokenize(opts.translator.gloss(texts.join(' ')));
+  const gloss = (...texts: (string | undefined)[]): readonly number[] =>
+    opts.translator === NO_TRANSLATOR
+      ? NO_WORDS
+      : tokenize(opts.translator.gloss(texts.join(' '))).map(intern);
+  // Fields: name, title, description, parameter names, glosses; the server's id, description, gloss.
+  const scoreTool = fieldScorer([opts.nameWeight, opts.nameWeight, 1, opts.paramWeight, 1]);
   const own = words.map((w, i) =>
-    scoreWords([
-      [w.name, opts.nameWeight],
-      [w.title, opts.nameWeight],
-      [w.description, 1],
-      [w.params, opts.paramWeight],
-      [gloss(tools[i]!.name, tools[i]!.title, tools[i]!.description?.slice(0, DESCRIPTION_CHARS)), 1],
+    scoreTool([
+      w.name,
+      w.title,
+      w.description,
+      w.params,
+      gloss(tools[i]!.name, tools[i]!.title, tools[i]!.description?.slice(0, DESCRIPTION_CHARS)),
     ]),
   );
-  const serverOwn = scoreWords([
-    [serverText.id, opts.nameWeight],
-    [serverText.description, 1],
-    [gloss(server.description?.slice(0, DESCRIPTION_CHARS)), 1],
+  const serverOwn = fieldScorer([opts.nameWeight, 1, 1])([
+    serverText.id,
+    serverText.description,
+    gloss(server.description?.slice(0, DESCRIPTION_CHARS)),
   ]);
   const evidence = mean([...own, serverOwn]);
+  const fromServer = serverTags(serverText);
   const result = new Map<string, ToolCategory>();
   tools.forEach((tool, i) => {
     const blended = own[i]!;
@@ -109,7 +118,7 @@ export function categorizeServer(
       const semantic = semanticScores(vector, opts.semantic!.categories);
       for (let c = 0; c < N; c++) blended[c]! += opts.semantic!.weight * semantic[c]!;
     }
-    const entry: ToolCategory = { category: pick(blended), tags: tagsFromWords(words[i]!, serverText) };
+    const entry: ToolCategory = { category: pick(blended), tags: tagsFromWords(words[i]!, fromServer) };
     if (opts.scores) entry.scores = scoreRecord(blended);
     result.set(tool.key, entry);
   });

@@ -1,11 +1,9 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDictionaryTranslator, createHashingEmbedder } from '../search/index.js';
 import {
   CATEGORY_EXEMPLARS,
   CATEGORY_IDS,
   categorizeServer,
-  clearTokenMemo,
   embedCategoryExemplars,
   FALLBACK_CATEGORY,
   semanticScores,
@@ -96,25 +94,5 @@ describe('categorizeServer with a translator', () => {
   it('scores the English gloss of a Chinese description', () => {
     expect(categorizeServer({ id: 's' }, [t]).get(t.key)?.category).toBe(FALLBACK_CATEGORY);
     expect(categorizeServer({ id: 's' }, [t], { translator }).get(t.key)?.category).toBe('data');
-  });
-});
-
-describe('the token memo', () => {
-  const word = fc.constantFrom('git', 'email', 'weather', 'sql', 'deploy', 'pdf', 'browser', 'get', 'x');
-  const text = fc.array(word, { maxLength: 6 }).map((w) => w.join(' '));
-  const tools = fc.uniqueArray(fc.tuple(fc.stringMatching(/^[a-z_]{1,10}$/), text), {
-    selector: (t) => t[0],
-    maxLength: 6,
-  });
-
-  it('gives the same categories and tags as tokenizing afresh', () => {
-    fc.assert(
-      fc.property(tools, (list) => {
-        const input = list.map(([name, description]) => tool(name, description, ['query']));
-        const remembered = categorizeServer({ id: 'srv' }, input, { scores: true });
-        clearTokenMemo();
-        expect(categorizeServer({ id: 'srv' }, input, { scores: true })).toEqual(remembered);
-      }),
-    );
   });
 });

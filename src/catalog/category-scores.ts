@@ -2,6 +2,8 @@
 // index over the ten category descriptions, and a tool's scores are the sum over its words.
 import { buildSearchIndex, NO_TRANSLATOR, type SearchIndex } from '../search/index.js';
 import { CATEGORIES, CATEGORY_IDS } from './categories.js';
+import type { WordIds } from './tool-words.js';
+import { wordCount, wordGeneration, wordOf } from './word-table.js';
 
 /** Number of categories: the length of every score vector. */
 export const N = CATEGORY_IDS.length;
@@ -58,21 +60,21 @@ function categoryIndex(): SearchIndex {
   return index;
 }
 
-/** Distinct words remembered before the memo starts over (bounds memory, as the stemmer's does). */
-const WORD_MEMO_SIZE = 100_000;
-
 /**
- * A remembered word: its scores, the categories they are not 0 for (most words point at one to
- * three, so a text's sum skips the rest), and the last text that counted it (so a text counts it once).
+ * Per word id (word-table.ts), once computed: the categories its scores are not 0 for (most words
+ * point at one to three, so a text's sum skips the rest) and those scores, as the run of
+ * `runLength[id]` entries of nonzeroCategory / nonzeroScore from `runStart[id]` (-1: not computed).
  */
-interface WordEntry {
-  scores: Float64Array | null;
-  nonzero: Uint8Array;
-  stamp: number;
-}
-const NONE = new Uint8Array(0);
-const memo = new Map<string, WordEntry>();
-let stamp = 0;
+let runStart = new Int32Array(0);
+let runLength = new Uint8Array(0);
+let nonzeroCategory = new Uint8Array(1024);
+let nonzeroScore = new Float64Array(1024);
+let nonzeroUsed = 0;
+/** Per word id, the last text that counted it (so a text counts it once). */
+let lastText = new Int32Array(0);
+let text = 0;
+/** The word table's generation these arrays are for. */
+let tableGeneration = -1;
 
 /** Whether a token can carry meaning: not generic, not a number, not a single Latin letter. */
 function meaningful(word: string): boolean {
@@ -82,9 +84,9 @@ function meaningful(word: string): boolean {
 /**
  * A word's scores: its BM25F relevance to each category (best = 1) times its BM25 idf over the
  * ten descriptions, so a word that several categories use counts less. Null when no category
- * uses it or the word is not meaningful.
+ * uses it or the word is not meaningful. Not remembered: `fieldScorer` keeps them by word id.
  */
-function search(word: string): Float64Array | null {
+export function searchWordScores(word: string): Float64Array | null {
   const hits = meaningful(word) ? categoryIndex().search(word, { limit: N }) : [];
   if (hits.length === 0) return null;
   const idf = Math.log(1 + (N - hits.length + 0.5) / (hits.length + 0.5));
@@ -93,42 +95,78 @@ function search(word: string): Float64Array | null {
   return scores;
 }
 
-/** A word's memo entry; a catalog repeats the same few thousand words, so each is searched once per process. */
-function entry(word: string): WordEntry {
-  let e = memo.get(word);
-  if (!e) {
-    const scores = search(word);
-    const nonzero = scores ? Uint8Array.from(CATEGORY_IDS.keys()).filter((c) => scores[c]! > 0) : NONE;
-    memo.set(word, (e = { scores, nonzero, stamp: 0 }));
+/** Makes the per-id arrays cover every id of the word table, dropping them when it started over. */
+function cover(): void {
+  if (tableGeneration !== wordGeneration()) {
+    tableGeneration = wordGeneration();
+    runStart = new Int32Array(0);
+    runLength = new Uint8Array(0);
+    lastText = new Int32Array(0);
+    nonzeroUsed = 0;
   }
-  return e;
+  if (wordCount() <= runStart.length) return;
+  const size = Math.max(wordCount(), runStart.length * 2, 1024);
+  const start = new Int32Array(size).fill(-1);
+  start.set(runStart);
+  runStart = start;
+  const length = new Uint8Array(size);
+  length.set(runLength);
+  runLength = length;
+  const last = new Int32Array(size);
+  last.set(lastText);
+  lastText = last;
 }
 
-/** A word's scores over the categories (see `search`), or null. */
-export function wordScores(word: string): Float64Array | null {
-  return entry(word).scores;
-}
-
-/** A field's words and the weight of each of its words. */
-export type WeightedField = readonly [words: readonly string[], weight: number];
-
-/**
- * Sum over the distinct words of the fields of weight × word scores, each word counted once with
- * the largest weight of the fields it occurs in (fields are read heaviest first).
- */
-export function scoreWords(fields: readonly WeightedField[]): Float64Array {
-  // Cleared between texts, never inside one: a word's stamp must survive the text that set it.
-  if (memo.size >= WORD_MEMO_SIZE) memo.clear();
-  stamp++;
-  const total = new Float64Array(N);
-  for (const [words, weight] of [...fields].sort((a, b) => b[1] - a[1])) {
-    for (const word of words) {
-      const e = entry(word);
-      if (e.stamp === stamp) continue;
-      e.stamp = stamp;
-      const s = e.scores!;
-      for (const c of e.nonzero) total[c]! += weight * s[c]!;
+/** Computes a word's run of nonzero scores; a catalog repeats the same few thousand words. */
+function computeRun(id: number): void {
+  const scores = searchWordScores(wordOf(id));
+  runStart[id] = nonzeroUsed;
+  if (!scores) return;
+  if (nonzeroUsed + N > nonzeroScore.length) {
+    const category = new Uint8Array(nonzeroScore.length * 2);
+    category.set(nonzeroCategory);
+    const score = new Float64Array(nonzeroScore.length * 2);
+    score.set(nonzeroScore);
+    nonzeroCategory = category;
+    nonzeroScore = score;
+  }
+  for (let c = 0; c < N; c++) {
+    if (scores[c]! > 0) {
+      nonzeroCategory[nonzeroUsed] = c;
+      nonzeroScore[nonzeroUsed++] = scores[c]!;
     }
   }
-  return total;
+  runLength[id] = nonzeroUsed - runStart[id];
+}
+
+/** Scores the word ids of a text's fields (see `fieldScorer`). */
+export type FieldScorer = (fields: readonly WordIds[]) => Float64Array;
+
+/**
+ * Sum over the distinct words of a text's fields of weight × word scores, each word counted once
+ * with the largest weight of the fields it occurs in: `weights[f]` is field f's. Fields are read
+ * heaviest first (in field order among equal weights), words in text order: the same additions
+ * in the same order as summing over strings, so the same floating-point result.
+ */
+export function fieldScorer(weights: readonly number[]): FieldScorer {
+  const order = weights.map((_, f) => f).sort((a, b) => weights[b]! - weights[a]!); // stable
+  return (fields) => {
+    cover();
+    text++;
+    const total = new Float64Array(N);
+    for (const f of order) addField(fields[f]!, weights[f]!, total);
+    return total;
+  };
+}
+
+/** Adds weight × scores of the field's words that no heavier field of the text had. */
+function addField(words: WordIds, weight: number, total: Float64Array): void {
+  for (let i = 0; i < words.length; i++) {
+    const id = words[i]!;
+    if (lastText[id] === text) continue;
+    lastText[id] = text;
+    if (runStart[id] === -1) computeRun(id);
+    const end = runStart[id]! + runLength[id]!;
+    for (let k = runStart[id]!; k < end; k++) total[nonzeroCategory[k]!]! += weight * nonzeroScore[k]!;
+  }
 }

@@ -17,7 +17,7 @@ export {
   type ToolCategory,
 } from './categorize.js';
 export { inferTags, tagKind, TAG_KINDS, type TagKind } from './tags.js';
-export { clearTokenMemo, type ToolText } from './tool-words.js';
+export type { ToolText } from './tool-words.js';
 export { embedCategoryExemplars, semanticScores, type SemanticEvidence } from './category-semantic.js';
 export { CATEGORY_EXEMPLARS } from './category-exemplars.js';
 export {

@@ -1,5 +1,6 @@
-// A tool's words, tokenized once and shared by the category scores and the tags.
-import { tokenize } from '../search/index.js';
+// A tool's words, tokenized once and shared by the category scores and the tags, as word ids
+// (word-table.ts). The tokens are exactly search/tokenize.ts's; only their form differs.
+import { addWords } from './word-scan.js';
 
 /** What categorisation and tagging read of a tool. */
 export interface ToolText {
@@ -9,61 +10,55 @@ export interface ToolText {
   paramNames: readonly string[];
 }
 
+/** A text's tokens as word ids, in order. */
+export type WordIds = readonly number[];
+
 /** A tool's tokens per field (lower case, identifiers split: search/tokenize.ts). */
 export interface ToolWords {
-  name: readonly string[];
-  title: readonly string[];
+  name: WordIds;
+  title: WordIds;
   /** The description, cut to DESCRIPTION_CHARS. */
-  description: readonly string[];
-  params: readonly string[];
+  description: WordIds;
+  params: WordIds;
 }
 
 /** A server's tokens: the last segment of its id (owner prefixes name people) and its description. */
 export interface ServerWords {
-  id: readonly string[];
-  description: readonly string[];
+  id: WordIds;
+  description: WordIds;
 }
 
 /** Characters of a description read: the summary comes first, and long texts cost time. */
 export const DESCRIPTION_CHARS = 300;
 
-/** Distinct field texts whose tokens are remembered before the memo starts over (bounds memory). */
-const TOKEN_MEMO_SIZE = 50_000;
-const tokenMemo = new Map<string, readonly string[]>();
-
-/**
- * A text's tokens, remembered: a re-listing recomputes its whole server, whose unchanged tools
- * repeat their texts, and catalogs repeat descriptions and parameter lists across servers (a
- * quarter of the big bench catalog's descriptions, half its parameter lists).
- */
-function tokens(text: string): readonly string[] {
-  let words = tokenMemo.get(text);
-  if (!words) {
-    if (tokenMemo.size >= TOKEN_MEMO_SIZE) tokenMemo.clear();
-    tokenMemo.set(text, (words = tokenize(text)));
-  }
-  return words;
+/** The ids of `tokenize(text)`'s tokens. */
+export function wordIds(text: string): number[] {
+  const out: number[] = [];
+  addWords(text, out);
+  return out;
 }
 
-/** Forgets every remembered text's tokens: for benchmarks that time tokenizing. */
-export function clearTokenMemo(): void {
-  tokenMemo.clear();
+/** The ids of `tokenize(texts.join(' '))`'s tokens, without joining: a space ends a word on both paths. */
+function wordIdsOfList(texts: readonly string[]): number[] {
+  const out: number[] = [];
+  for (const text of texts) addWords(text, out);
+  return out;
 }
 
-/** Tokenizes a tool's fields; the description is cut to DESCRIPTION_CHARS. */
+/** Tokenizes a tool's fields; the description is cut to DESCRIPTION_CHARS before. */
 export function toolWords(tool: ToolText): ToolWords {
   return {
-    name: tokens(tool.name),
-    title: tokens(tool.title ?? ''),
-    description: tokens((tool.description ?? '').slice(0, DESCRIPTION_CHARS)),
-    params: tokens(tool.paramNames.join(' ')),
+    name: wordIds(tool.name),
+    title: wordIds(tool.title ?? ''),
+    description: wordIds((tool.description ?? '').slice(0, DESCRIPTION_CHARS)),
+    params: wordIdsOfList(tool.paramNames),
   };
 }
 
 /** Tokenizes a server's id (its last "/" segment) and description. */
 export function serverWords(server: { id: string; description?: string }): ServerWords {
   return {
-    id: tokenize(server.id.slice(server.id.lastIndexOf('/') + 1)),
-    description: tokenize((server.description ?? '').slice(0, DESCRIPTION_CHARS)),
+    id: wordIds(server.id.slice(server.id.lastIndexOf('/') + 1)),
+    description: wordIds((server.description ?? '').slice(0, DESCRIPTION_CHARS)),
   };
 }

@@ -33,6 +33,10 @@ export class Policies {
   private categories: ReturnType<Store['tools']['listCategories']> | null = null;
   private held: ReadonlyMap<string, string> | null = null;
   private heldSignature: string | undefined;
+  /** True from a signature read until the end of the event-loop turn (see noticeExternalChange). */
+  private signatureRead = false;
+  /** The store's own quarantine write count at that read: a write since (an approval) re-reads. */
+  private signatureWrites = -1;
 
   constructor(
     private readonly src: PolicySource,
@@ -54,6 +58,7 @@ export class Policies {
     this.categories = null;
     this.held = null;
     this.heldSignature = undefined;
+    this.signatureRead = false;
   }
 
   /** The caller's project (or `denied` when it is not configured). */
@@ -135,8 +140,22 @@ export class Policies {
     return this.catalogPolicy;
   }
 
-  /** A quarantine changed by another process (an approval) reaches this gateway at its next request. */
+  /**
+   * A quarantine changed by another process (an approval) reaches this gateway at its next request.
+   * The signature is read once per event-loop turn: a modern-era HTTP request asks for the policy
+   * two or three times (its server's catalog digest, then the call) within one turn, and requests
+   * arriving together share a turn; each read is a read transaction (~13 µs in a loaded server,
+   * docs/benchmarks.md). Changes made through this gateway invalidate directly; a quarantine
+   * write through the same store (an approval in this process) makes the next call read again.
+   */
   private noticeExternalChange(): void {
+    const writes = this.src.store.trust.writes;
+    if (this.signatureRead && writes === this.signatureWrites) return;
+    this.signatureWrites = writes;
+    this.signatureRead = true;
+    setImmediate(() => {
+      this.signatureRead = false;
+    });
     const now = this.src.store.trust.signature();
     if (this.heldSignature !== undefined && now !== this.heldSignature) {
       this.heldSignature = now;

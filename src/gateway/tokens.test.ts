@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CarteError } from '../errors.js';
+import { TOKEN_CACHE_TTL_MS } from '../store/index.js';
 import { createToken, listTokens, openStore, resolveBearer, revokeToken, type Store } from './index.js';
 
 const dirs: string[] = [];
@@ -245,5 +246,47 @@ describe('revokeToken', () => {
     expect(revokeToken(store, a.id, T0 + 2)).toMatchObject({ revoked: false, token: { revokedAt: T0 + 1 } });
     expect(revokeToken(store, b.token, T0 + 3)).toMatchObject({ revoked: true, token: { id: b.id } });
     expect(revokeToken(store, b.id, T0 + 3).token).not.toHaveProperty('hash');
+  });
+});
+
+describe('resolveBearer with the token cache (TOKEN_CACHE_TTL_MS)', () => {
+  const resolveAt = (store: Store, token: string, now: number) =>
+    resolveBearer(store, `Bearer ${token}`, { now, projects: PROJECTS });
+
+  it('refuses a token revoked in this process at once, though it was just resolved', () => {
+    const store = tempStore();
+    const t = createToken(store, { project: 'web', scopes: ['call'] }, T0);
+    expect(resolveAt(store, t.token, T0 + 1).tokenId).toBe(t.id);
+    revokeToken(store, t.id, T0 + 2);
+    expect(thrown(() => resolveAt(store, t.token, T0 + 3)).message).toMatch(/was revoked on/);
+  });
+
+  it('refuses a cached token from its expiry on, within the cache time', () => {
+    const store = tempStore();
+    const t = createToken(store, { project: 'web', scopes: ['call'], expiresInMs: 100 }, T0);
+    expect(resolveAt(store, t.token, T0 + 99).tokenId).toBe(t.id);
+    expect(thrown(() => resolveAt(store, t.token, T0 + 100)).message).toMatch(/expired on/);
+  });
+
+  it('sees a revocation by another connection (another process) once the cache time is over', () => {
+    const store = tempStore();
+    const other = openStore(store.path);
+    stores.push(other);
+    const t = createToken(store, { project: 'web', scopes: ['call'] }, T0);
+    expect(resolveAt(store, t.token, T0).tokenId).toBe(t.id);
+    revokeToken(other, t.id, T0 + 1);
+    // Within the cache time the first connection may still accept it: that is the documented lag.
+    expect(resolveAt(store, t.token, T0 + TOKEN_CACHE_TTL_MS - 1).tokenId).toBe(t.id);
+    expect(thrown(() => resolveAt(store, t.token, T0 + TOKEN_CACHE_TTL_MS)).message).toMatch(/was revoked/);
+  });
+
+  it('asks the issued hook with the sha256 of the secret before the store', () => {
+    const store = tempStore();
+    const t = createToken(store, { project: 'web', scopes: ['call'] }, T0);
+    const asked: string[] = [];
+    const login = Object.freeze({ projectId: 'ops', scopes: Object.freeze(['admin']), tokenId: 'login_1' });
+    const issued = (hash: string) => (asked.push(hash), hash === sha256(t.token) ? login : undefined);
+    expect(resolveBearer(store, `Bearer ${t.token}`, { now: T0, projects: PROJECTS, issued })).toBe(login);
+    expect(asked).toEqual([sha256(t.token)]);
   });
 });

@@ -107,6 +107,11 @@ export interface ResolveOptions {
    * project was removed is refused.
    */
   projects: Pick<ReadonlySet<string>, 'has'>;
+  /**
+   * Tokens issued elsewhere (the HTTP face's login link), by the secret's sha256 hex: asked
+   * before the store, so a bearer is hashed once. Undefined when it is not one of them.
+   */
+  issued?: (hash: string) => CallerContext | undefined;
 }
 
 /**
@@ -127,7 +132,11 @@ export function resolveBearer(
     throw unauthorized(
       `the bearer token is malformed: a Carte token is "${TOKEN_PREFIX}" and 43 more characters; send the whole token`,
     );
-  const row = findToken(store, token);
+  const hash = hashToken(token);
+  const issued = opts.issued?.(hash);
+  if (issued !== undefined) return issued;
+  // Cached for up to TOKEN_CACHE_TTL_MS (store/tokens-repo.ts): revocation and expiry are checked below.
+  const row = matching(store.tokens.findByHashCached(hash, opts.now), hash);
   if (!row) throw unauthorized(`the bearer token is not known to this Carte; ${NEW_TOKEN}`);
   const who = `token ${row.id}`;
   if (row.revokedAt !== null)
@@ -147,10 +156,14 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** The stored row for a secret; the hashes are compared in constant time once found. */
+/** The stored row for a secret (uncached: revoking by secret). */
 function findToken(store: Store, token: string): TokenRow | undefined {
   const hash = hashToken(token);
-  const row = store.tokens.findByHash(hash);
+  return matching(store.tokens.findByHash(hash), hash);
+}
+
+/** The row when its hash is the one given; the hashes are compared in constant time once found. */
+function matching(row: TokenRow | undefined, hash: string): TokenRow | undefined {
   if (!row) return undefined;
   const stored = Buffer.from(row.hash, 'hex');
   const given = Buffer.from(hash, 'hex');

@@ -21,7 +21,6 @@ export interface AuthOptions {
   now?: () => number;
 }
 
-const BEARER = /^Bearer +(\S+) *$/i;
 /** A client's X-Request-Id is kept when it is short and printable; else Carte makes one. */
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
 
@@ -36,9 +35,10 @@ export function callerResolver(options: AuthOptions): (authorization: string | u
       : Object.freeze({ projectId: options.anonymousProject, scopes: ANONYMOUS_SCOPES });
   return (authorization) => {
     if (anonymous && (authorization === undefined || authorization.trim() === '')) return anonymous;
-    const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
-    const issued = token === undefined ? undefined : login?.resolve(token, now());
-    return issued ?? resolveBearer(store, authorization, { now: now(), projects });
+    const at = now();
+    // Login tokens are asked first, by the hash resolveBearer computes anyway.
+    const issued = login === undefined ? undefined : (hash: string) => login.resolveHash(hash, at);
+    return resolveBearer(store, authorization, { now: at, projects, ...(issued ? { issued } : {}) });
   };
 }
 

@@ -72,7 +72,11 @@ export class LoginCodes {
 
   /** The caller of a token this process issued; undefined when it is not one of them. */
   resolve(token: string, now: number): CallerContext | undefined {
-    const key = sha256(token);
+    return this.resolveHash(sha256(token), now);
+  }
+
+  /** `resolve` by the token's sha256 hex (the auth middleware hashes a bearer once). */
+  resolveHash(key: string, now: number): CallerContext | undefined {
     const issued = this.tokens.get(key);
     if (issued === undefined) return undefined;
     if (now < issued.expiresAt) return issued.caller;

@@ -58,7 +58,7 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
       if (request.method === 'POST') {
         if (!isJsonContentType(request.headers.get('content-type')))
           return rpcError(415, -32000, 'Unsupported Media Type: send Content-Type: application/json');
-        const body = await readRequestBody(request, maxBytes);
+        const body = await readBody(request, maxBytes);
         if (body.tooLarge) return rpcError(413, -32000, `the request body is over ${maxBytes} bytes`);
         try {
           parsedBody = JSON.parse(body.text);
@@ -75,6 +75,21 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
       await modern.close();
     },
   };
+}
+
+/**
+ * The POST body as text, or tooLarge. With a Content-Length (every client we know sends one),
+ * the HTTP parser stops at that many bytes, so `text()` is bounded; on @hono/node-server's
+ * lightweight request it reads the socket directly, where the SDK's `readRequestBody` asks for
+ * `request.body` and so makes the adapter build a whole undici Request, an AbortSignal and a web
+ * stream over the socket (~100 µs per request, docs/benchmarks.md). A chunked body, with no
+ * length up front, still goes through the SDK's reader, which counts bytes as they come.
+ */
+async function readBody(request: Request, maxBytes: number): ReturnType<typeof readRequestBody> {
+  const length = request.headers.get('content-length');
+  if (length === null || !/^\d+$/.test(length)) return readRequestBody(request, maxBytes);
+  if (Number(length) > maxBytes) return { tooLarge: true };
+  return { tooLarge: false, text: await request.text() };
 }
 
 // The SDK passes authInfo through to the factory untouched: it carries the caller, never a token.

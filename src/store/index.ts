@@ -44,6 +44,7 @@ export {
 } from './activity-repo.js';
 export type { QuarantineKind, QuarantineRow, StoredFinding, ToolPin } from './trust-repo.js';
 export { QUARANTINE_KINDS } from './trust-repo.js';
+export { TOKEN_CACHE_TTL_MS } from './tokens-repo.js';
 export { SCHEMA_VERSION } from './migrations.js';
 export {
   ActivityRepo,

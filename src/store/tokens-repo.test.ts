@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from './index.js';
+import { TOKEN_CACHE_MAX, TOKEN_CACHE_TTL_MS } from './tokens-repo.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -94,5 +95,34 @@ describe('TokensRepo', () => {
     expect(other.tokens.touchLastUsed('tok_aaaaaaaa', T0)).toBe(true);
     expect(store.tokens.touchLastUsed('tok_aaaaaaaa', T0 + 30_000)).toBe(false);
     expect(store.tokens.get('tok_aaaaaaaa')?.lastUsedAt).toBe(T0);
+  });
+
+  it('caches rows found by hash for TOKEN_CACHE_TTL_MS, never a miss, at most TOKEN_CACHE_MAX', () => {
+    const store = tempStore();
+    const other = openStore(store.path); // another process's connection: its writes do not clear the cache
+    stores.push(other);
+    const hash = (i: number) => i.toString(16).padStart(64, '0');
+    const id = (i: number) => `tok_${i.toString(16).padStart(8, '0')}`;
+    store.tokens.insert(row(id(0), hash(0)));
+    expect(store.tokens.findByHashCached(hash(0), T0)?.revokedAt).toBeNull();
+    other.tokens.revoke(id(0), T0 + 1);
+    expect(store.tokens.findByHashCached(hash(0), T0 + TOKEN_CACHE_TTL_MS - 1)?.revokedAt).toBeNull();
+    expect(store.tokens.findByHashCached(hash(0), T0 + TOKEN_CACHE_TTL_MS)?.revokedAt).toBe(T0 + 1);
+    // A miss is not kept; a row is, frozen.
+    expect(store.tokens.findByHashCached(hash(1), T0)).toBeUndefined();
+    other.tokens.insert(row(id(1), hash(1)));
+    expect(Object.isFrozen(store.tokens.findByHashCached(hash(1), T0))).toBe(true);
+    // A revocation through this connection drops every cached row at once.
+    store.tokens.revoke(id(1), T0 + 2);
+    expect(store.tokens.findByHashCached(hash(1), T0 + 3)?.revokedAt).toBe(T0 + 2);
+    // Past the bound the oldest entry goes, and is read again.
+    store.tokens.insert(row(id(2), hash(2)));
+    expect(store.tokens.findByHashCached(hash(2), T0)?.revokedAt).toBeNull();
+    other.tokens.revoke(id(2), T0 + 4);
+    for (let i = 3; i < TOKEN_CACHE_MAX + 3; i++) {
+      other.tokens.insert(row(id(i), hash(i)));
+      store.tokens.findByHashCached(hash(i), T0);
+    }
+    expect(store.tokens.findByHashCached(hash(2), T0)?.revokedAt).toBe(T0 + 4);
   });
 });

@@ -24,6 +24,16 @@ export type NewTokenRow = Omit<TokenRow, 'lastUsedAt' | 'revokedAt'>;
  */
 export const TOUCH_INTERVAL_MS = 60_000;
 
+/**
+ * How long a token row read by its hash is kept in memory (ms). Every request resolves its
+ * bearer; the SELECT costs ~20 µs of a loaded server's time (docs/benchmarks.md). A revocation in
+ * this process drops the cache at once and expiry is checked on every use, so only a revocation
+ * by another process (`carte token revoke`) can lag, by at most this (docs/security.md).
+ */
+export const TOKEN_CACHE_TTL_MS = 1_000;
+/** Rows kept at most (the oldest goes first): one per token in use, so a bound, not a working set. */
+export const TOKEN_CACHE_MAX = 1_000;
+
 interface TokenDbRow {
   id: string;
   name: string | null;
@@ -54,6 +64,8 @@ function fromDb(r: TokenDbRow): TokenRow {
 export class TokensRepo {
   /** When this process last wrote each token's last use, so most touches skip the database. */
   private readonly touched = new Map<string, number>();
+  /** Rows recently found by hash, with when they were read (TOKEN_CACHE_TTL_MS). */
+  private readonly recent = new Map<string, { row: TokenRow; at: number }>();
 
   constructor(protected readonly db: Db) {}
 
@@ -75,6 +87,25 @@ export class TokensRepo {
     return row && fromDb(row);
   }
 
+  /**
+   * `findByHash` through a cache of TOKEN_CACHE_TTL_MS: a row read less than that before `now` is
+   * returned as read (frozen). Only rows are cached, never a miss (an unknown token costs a SELECT).
+   */
+  findByHashCached(hash: string, now: number): TokenRow | undefined {
+    const hit = this.recent.get(hash);
+    if (hit !== undefined) {
+      const age = now - hit.at;
+      if (age >= 0 && age < TOKEN_CACHE_TTL_MS) return hit.row;
+      this.recent.delete(hash);
+    }
+    const row = this.findByHash(hash);
+    if (row === undefined) return undefined;
+    Object.freeze(row.scopes);
+    if (this.recent.size >= TOKEN_CACHE_MAX) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(hash, { row: Object.freeze(row), at: now });
+    return row;
+  }
+
   /** Every token, oldest first (revoked and expired ones too). */
   list(): TokenRow[] {
     const rows = prepared(this.db, 'SELECT * FROM tokens ORDER BY created_at, id').all() as TokenDbRow[];
@@ -90,7 +121,10 @@ export class TokensRepo {
       this.db,
       'UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
     ).run(at, id);
-    if (done.changes > 0) return true;
+    if (done.changes > 0) {
+      this.recent.clear(); // revocations are rare: no need to find the one entry
+      return true;
+    }
     if (this.get(id)) return false;
     throw new CarteError('bad_input', `unknown token id ${quote(id, 40)}${this.suggest(id)}`);
   }

@@ -72,6 +72,9 @@ const quarantineFromDb = (r: QuarantineDbRow): QuarantineRow => ({
  * writes them inside its transaction; the rules live in catalog/trust.ts.
  */
 export class TrustRepo {
+  /** Quarantine writes through this connection: a cached signature older than the last one is stale. */
+  writes = 0;
+
   constructor(protected readonly db: Db) {}
 
   getPin(key: string): ToolPin | undefined {
@@ -141,17 +144,20 @@ export class TrustRepo {
        ON CONFLICT(key) DO UPDATE SET server_id = excluded.server_id, kind = excluded.kind,
          reason = excluded.reason, findings = excluded.findings, since = excluded.since`,
     ).run({ ...entry, findings: JSON.stringify(entry.findings) });
+    this.writes++;
   }
 
   /** Takes tools out of the quarantine (a no-op for a key that is not in it). */
   release(keys: readonly string[]): void {
     const del = prepared(this.db, 'DELETE FROM quarantine WHERE key = ?');
     for (const key of keys) del.run(key);
+    this.writes++;
   }
 
   /** Forgets a server's pins and quarantine entries. */
   clearServer(serverId: string): void {
     prepared(this.db, 'DELETE FROM tool_pins WHERE server_id = ?').run(serverId);
     prepared(this.db, 'DELETE FROM quarantine WHERE server_id = ?').run(serverId);
+    this.writes++;
   }
 }
