@@ -43,6 +43,7 @@ async function reloadOnce(app: App, flags: GlobalFlags, why: string): Promise<vo
     const r = await app.gateway.reload(LOCAL_CALLER, serversFromConfig(loaded.config), {
       rules: compileRules(loaded.config.rules),
       projects: projectsFromConfig(loaded.config),
+      hotList: { size: loaded.config.menu.hotList, halfLifeDays: loaded.config.menu.halfLifeDays },
     });
     const parts = [
       r.added.length ? `added ${r.added.join(', ')}` : '',

@@ -111,6 +111,7 @@ export async function approveProposal(
   const report = await site.gateway.reload(ctx, serversFromConfig(reloaded), {
     rules: compileRules(reloaded.rules),
     projects: projectsFromConfig(reloaded),
+    hotList: { size: reloaded.menu.hotList, halfLifeDays: reloaded.menu.halfLifeDays },
   });
   return {
     id,
@@ -213,7 +214,7 @@ function configPathOf(site: Pick<ApprovalSite, 'configPath'>, id: string): strin
 }
 
 /** The config file as it is now (a missing file is an empty config: approving creates it). */
-function readConfig(site: ApprovalSite): CarteConfig {
+export function readConfig(site: ApprovalSite): CarteConfig {
   const path = configPathOf(site, 'the proposal');
   const opts = { env: site.env, ...(site.dataDir === undefined ? {} : { dataDir: site.dataDir }) };
   const r = existsSync(path)

@@ -30,7 +30,7 @@ import type { SearchRequest } from './search-plan.js';
 import { GatewaySearch } from './gateway-search.js';
 import { ToolRows } from './tool-rows.js';
 export type { SearchRequest } from './search-plan.js';
-import { applyReload, type ReloadReport } from './reload.js';
+import { applyReload, type ReloadPolicy, type ReloadReport } from './reload.js';
 import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './lifecycle.js';
 import { lookupServer, lookupTool, serverDescriptions, serverSummary } from './lookups.js';
 import { syncServers, type SyncRequest } from './sync-servers.js';
@@ -72,7 +72,7 @@ export class Gateway {
   private readonly policies: Policies;
   private readonly passthrough: PassthroughCalls;
   private readonly hotList: HotList;
-  private readonly audit: AuditLog;
+  readonly audit: AuditLog;
   private readonly sessions: SessionLedger;
   private readonly search: GatewaySearch;
   private readonly rows: ToolRows;
@@ -128,9 +128,10 @@ export class Gateway {
   async reload(
     ctx: CallerContext,
     servers: readonly GatewayServer[],
-    policy?: { rules?: CompiledRules; projects?: ReadonlyMap<string, GatewayProject> },
+    policy?: ReloadPolicy,
   ): Promise<ReloadReport> {
     requireScope(ctx, 'admin', 'reloading the config');
+    if (policy?.hotList) this.hotList.configure({ ...HOT_LIST_DEFAULTS, ...policy.hotList });
     if (policy) {
       this.policies.configure(
         policy.rules,

@@ -25,10 +25,16 @@ export class HotList {
 
   constructor(
     private readonly store: Pick<Store, 'activity'>,
-    private readonly options: HotListOptions,
+    private options: HotListOptions,
     private readonly warn: (message: string) => void,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** New options from a reloaded config (`menu.hotList`, `menu.halfLifeDays`); scores are read again. */
+  configure(options: HotListOptions): void {
+    this.options = options;
+    this.invalidate();
+  }
 
   /** Forget the scores (the catalog changed: keys may have gone). */
   invalidate(): void {

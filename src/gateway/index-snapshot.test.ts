@@ -1,24 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RANKER_DEFAULTS, snapshotKey, type SearchDoc } from '../search/index.js';
-import { openStore, type SnapshotsRepo, type Store } from '../store/index.js';
+import { type SnapshotsRepo } from '../store/index.js';
 import { buildIndexWithSnapshot, SNAPSHOT_MIN_TOOLS } from './index-snapshot.js';
+import { tempStores } from '../../test/e2e/helpers.js';
 
-const stores: Store[] = [];
-const dirs: string[] = [];
-function tempStore(): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'carte-snapshot-'));
-  dirs.push(dir);
-  const store = openStore(join(dir, 'carte.db'));
-  stores.push(store);
-  return store;
-}
-afterEach(() => {
-  stores.splice(0).forEach((s) => s.close());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const tempStore = tempStores('carte-snapshot-', afterEach).open;
 
 const DOCS: SearchDoc[] = [
   {

@@ -101,3 +101,4 @@ export {
   type PendingApprovals,
   type PendingProposal,
 } from './approvals.js';
+export { requestServer, type ServerRequestAnswer } from './agent-requests.js';

@@ -2,6 +2,16 @@ import type { SyncReport } from '../catalog/index.js';
 import type { Store } from '../store/index.js';
 import type { GatewayServer } from './types.js';
 import type { Upstreams } from './upstreams.js';
+import type { CompiledRules } from '../policy/index.js';
+import type { GatewayProject } from './projects.js';
+import type { HotListOptions } from './hot-list.js';
+
+/** What a reloaded config changes besides the servers: rules, projects, the hot list's options. */
+export interface ReloadPolicy {
+  rules?: CompiledRules;
+  projects?: ReadonlyMap<string, GatewayProject>;
+  hotList?: Partial<HotListOptions>;
+}
 
 /** What a config reload changed, by server id. */
 export interface ReloadReport {

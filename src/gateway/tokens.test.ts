@@ -1,25 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CarteError } from '../errors.js';
 import { TOKEN_CACHE_TTL_MS } from '../store/index.js';
 import { createToken, listTokens, openStore, resolveBearer, revokeToken, type Store } from './index.js';
+import { tempStores } from '../../test/e2e/helpers.js';
 
-const dirs: string[] = [];
-const stores: Store[] = [];
-function tempStore(): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'carte-tokens-'));
-  dirs.push(dir);
-  const store = openStore(join(dir, 'carte.db'));
-  stores.push(store);
-  return store;
-}
-afterEach(() => {
-  stores.splice(0).forEach((s) => s.close());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const { open: tempStore, track } = tempStores('carte-tokens-', afterEach);
 
 const T0 = Date.UTC(2025, 0, 1, 12);
 const DAY = 86_400_000;
@@ -271,7 +257,7 @@ describe('resolveBearer with the token cache (TOKEN_CACHE_TTL_MS)', () => {
   it('sees a revocation by another connection (another process) once the cache time is over', () => {
     const store = tempStore();
     const other = openStore(store.path);
-    stores.push(other);
+    track(other);
     const t = createToken(store, { project: 'web', scopes: ['call'] }, T0);
     expect(resolveAt(store, t.token, T0).tokenId).toBe(t.id);
     revokeToken(other, t.id, T0 + 1);

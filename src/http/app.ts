@@ -12,6 +12,7 @@ import { errorResponse, httpError, type ReportBug } from './errors.js';
 import { originGuard } from './guard.js';
 import { healthRoutes } from './health.js';
 import { LoginCodes, loginRoutes } from './login.js';
+import { agentRequestSite } from './agent-requests.js';
 import { mcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
 import { metricsRoutes } from './metrics.js';
 import type { HttpDeps, HttpEnv } from './types.js';
@@ -26,6 +27,8 @@ export interface HttpAppOptions {
   maxSessions?: number;
   sessionIdleMs?: number;
   exposure?: ExposureOptions;
+  /** `registration.agentRequests`: offer request_server on /mcp (only with `deps.configPath`). */
+  agentRequests?: boolean;
   /** The login codes `carte serve --http` prints (absent: a login always fails). */
   login?: LoginCodes;
   /** Where unexpected errors are told; requests themselves are not logged. */
@@ -73,6 +76,7 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
   });
   const mcp = mcpEndpoint(deps.gateway, {
     ...opt('exposure', options.exposure),
+    ...opt('agentRequests', agentRequestSite(deps, options.agentRequests)),
     ...opt('maxSessions', options.maxSessions),
     ...opt('idleMs', options.sessionIdleMs),
     ...opt('now', options.now),

@@ -11,13 +11,15 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
-import type { CallerContext, Gateway } from '../gateway/index.js';
+import type { ApprovalSite, CallerContext, Gateway } from '../gateway/index.js';
 import { createMcpServer, type ExposureOptions } from '../mcp/index.js';
 import { LegacySessions, rpcError, SESSION_DEFAULTS, type SessionOptions } from './legacy-sessions.js';
 import type { HttpEnv } from './types.js';
 
 export interface McpEndpointOptions extends Partial<SessionOptions> {
   exposure?: ExposureOptions;
+  /** `registration.agentRequests`: where request_server proposals go; absent, the tool is not listed. */
+  agentRequests?: ApprovalSite;
   /** Largest POST body read, in bytes (default the SDK's, 4 MiB). */
   maxBodyBytes?: number;
 }
@@ -31,7 +33,10 @@ export interface McpEndpoint {
 
 /** The `/mcp` handler: routes each request to its era's serving. */
 export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}): McpEndpoint {
-  const exposure = options.exposure === undefined ? {} : { exposure: options.exposure };
+  const exposure = {
+    ...(options.exposure === undefined ? {} : { exposure: options.exposure }),
+    ...(options.agentRequests === undefined ? {} : { agentRequests: options.agentRequests }),
+  };
   const serverFor = (caller: CallerContext) => createMcpServer(gateway, caller, exposure);
   const onerror = options.onerror;
   const modern = createMcpHandler(

@@ -1,12 +1,12 @@
 /** The MCP face: four fixed meta-tools over the gateway, served on stdio (HTTP comes later). */
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-import { LOCAL_CALLER, type CallerContext, type Gateway } from '../gateway/index.js';
+import { LOCAL_CALLER, type ApprovalSite, type CallerContext, type Gateway } from '../gateway/index.js';
 import type { ExposureOptions } from './direct-mode.js';
 import { guardStdin } from './guard-transport.js';
 import { createMcpServer } from './server.js';
 
 export { createMcpServer } from './server.js';
-export { META_TOOLS, metaTools } from './meta-tools.js';
+export { META_TOOLS, metaTools, REQUEST_SERVER } from './meta-tools.js';
 export type { ExposureOptions } from './direct-mode.js';
 export { directNames, isProviderSafe } from './direct-names.js';
 
@@ -14,7 +14,7 @@ export { directNames, isProviderSafe } from './direct-names.js';
 export function serveMcpStdio(
   gateway: Gateway,
   onError: (err: Error) => void,
-  options: { exposure?: ExposureOptions; caller?: CallerContext } = {},
+  options: { exposure?: ExposureOptions; caller?: CallerContext; agentRequests?: ApprovalSite } = {},
 ): StdioServerHandle {
   // Refused requests are answered through the transport, so their answers queue with the rest.
   const send = (a: { id: string | number; code: number; message: string }): void => {

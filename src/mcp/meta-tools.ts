@@ -72,3 +72,28 @@ export function metaTools(digest: { long: string; short: string }): Record<strin
     return { ...t };
   });
 }
+
+/**
+ * The optional fifth tool, listed only under `registration.agentRequests: true`: outside
+ * META_TOOLS so the four-tool listing stays byte-identical when it is off.
+ */
+export const REQUEST_SERVER = {
+  name: 'request_server',
+  description:
+    'Propose a new MCP server (Carte format). Answers approved (its tools become searchable), pending (a person must approve) or why it is refused. Secrets only as ${env:NAME}.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      command: { type: 'string' },
+      args: { type: 'array', items: { type: 'string' } },
+      env: { type: 'object' },
+      url: { type: 'string' },
+      headers: { type: 'object' },
+      description: { type: 'string' },
+      reason: { type: 'string', description: 'For the person approving' },
+    },
+    required: ['id'],
+  },
+  annotations: { destructiveHint: false },
+} as const;

@@ -1,8 +1,14 @@
 import { ProtocolError, Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
-import { LOCAL_CALLER, type CallerContext, type Gateway } from '../gateway/index.js';
+import {
+  LOCAL_CALLER,
+  requestServer,
+  type ApprovalSite,
+  type CallerContext,
+  type Gateway,
+} from '../gateway/index.js';
 import { Args } from './args.js';
-import { META_TOOLS, metaTools } from './meta-tools.js';
+import { META_TOOLS, metaTools, REQUEST_SERVER } from './meta-tools.js';
 import { SessionMeter } from './session-meter.js';
 import { DirectMode, type ExposureOptions } from './direct-mode.js';
 import { clientModel, type ClientModel } from './sampling.js';
@@ -51,6 +57,8 @@ export function createMcpServer(
      * per request and count each request as a session in the tokens-saved statistics.
      */
     perRequest?: boolean;
+    /** `registration.agentRequests`: where `request_server` proposals go; absent, the tool is not listed. */
+    agentRequests?: ApprovalSite;
   } = {},
 ): Server {
   const server = new Server(
@@ -84,8 +92,8 @@ export function createMcpServer(
     onclose?.();
   };
   server.setRequestHandler('tools/list', () => {
-    const meta = metaTools(digest);
-    const answer = { tools: direct ? [meta[0]!, ...direct.tools()] : meta };
+    const meta = [...metaTools(digest), ...(options.agentRequests ? [{ ...REQUEST_SERVER }] : [])];
+    const answer = { tools: direct ? [meta[0]!, ...direct.tools(), ...meta.slice(4)] : meta };
     meter.sent(JSON.stringify(answer));
     return answer as never;
   });
@@ -106,6 +114,8 @@ export function createMcpServer(
         direct.touch([key]);
         return await relayCall(gateway, caller, key, raw ?? {}, ctx, ask);
       }
+      if (name === REQUEST_SERVER.name && options.agentRequests)
+        return jsonResult(await requestServer(caller, options.agentRequests, raw ?? {}));
       const sampler = (query: unknown) => clientModel(server, ctx, query);
       const result = await dispatch(gateway, caller, name, args, ctx, direct, listChanged, ask, sampler);
       if (name !== 'call_tool') meter.sent(textOf(result));

@@ -1,23 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, type Store } from './index.js';
+import { openStore } from './index.js';
 import { TOKEN_CACHE_MAX, TOKEN_CACHE_TTL_MS } from './tokens-repo.js';
+import { tempStores } from '../../test/e2e/helpers.js';
 
-const dirs: string[] = [];
-const stores: Store[] = [];
-function tempStore(): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'carte-tokens-'));
-  dirs.push(dir);
-  const store = openStore(join(dir, 'carte.db'));
-  stores.push(store);
-  return store;
-}
-afterEach(() => {
-  stores.splice(0).forEach((s) => s.close());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+const { open: tempStore, track } = tempStores('carte-tokens-', afterEach);
 
 const T0 = Date.UTC(2025, 0, 1);
 const row = (id: string, hash: string, createdAt = T0) => ({
@@ -36,7 +22,7 @@ describe('TokensRepo', () => {
     store.tokens.insert(row('tok_bbbbbbbb', 'b'.repeat(64), T0 + 1));
     store.tokens.insert(row('tok_aaaaaaaa', 'a'.repeat(64), T0 + 2));
     const reopened = openStore(store.path);
-    stores.push(reopened);
+    track(reopened);
     expect(reopened.tokens.findByHash('b'.repeat(64))).toEqual({
       ...row('tok_bbbbbbbb', 'b'.repeat(64), T0 + 1),
       lastUsedAt: null,
@@ -91,7 +77,7 @@ describe('TokensRepo', () => {
     const store = tempStore();
     store.tokens.insert(row('tok_aaaaaaaa', 'a'.repeat(64)));
     const other = openStore(store.path);
-    stores.push(other);
+    track(other);
     expect(other.tokens.touchLastUsed('tok_aaaaaaaa', T0)).toBe(true);
     expect(store.tokens.touchLastUsed('tok_aaaaaaaa', T0 + 30_000)).toBe(false);
     expect(store.tokens.get('tok_aaaaaaaa')?.lastUsedAt).toBe(T0);
@@ -100,7 +86,7 @@ describe('TokensRepo', () => {
   it('caches rows found by hash for TOKEN_CACHE_TTL_MS, never a miss, at most TOKEN_CACHE_MAX', () => {
     const store = tempStore();
     const other = openStore(store.path); // another process's connection: its writes do not clear the cache
-    stores.push(other);
+    track(other);
     const hash = (i: number) => i.toString(16).padStart(64, '0');
     const id = (i: number) => `tok_${i.toString(16).padStart(8, '0')}`;
     store.tokens.insert(row(id(0), hash(0)));

@@ -26,6 +26,35 @@ export function tempDir(prefix = 'carte-test-'): { dir: string; cleanup: () => v
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * Stores in temporary data dirs for one test file: `open()` makes one, `track()` adds another
+ * connection to be closed; all are closed and the dirs removed after each test (call at top level).
+ */
+export function tempStores(
+  prefix: string,
+  afterEach: (fn: () => void) => void,
+): { open: () => Store; track: (store: Store) => Store } {
+  const dirs: string[] = [];
+  const stores: Store[] = [];
+  afterEach(() => {
+    stores.splice(0).forEach((s) => s.close());
+    dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
+  return {
+    open() {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      const store = openStore(join(dir, 'carte.db'));
+      stores.push(store);
+      return store;
+    },
+    track(store) {
+      stores.push(store);
+      return store;
+    },
+  };
+}
+
 /** A stdio server for the gateway, with its config hash over the target. */
 export function stdioServer(
   id: string,

@@ -107,6 +107,17 @@ describe('the menu: tiers, rules, usage and budgets', () => {
     }
   });
 
+  it('a reloaded config changes the hot list size', async () => {
+    const servers = () => h.gateway.listServers(ME).map((s) => h.gateway.server(s.id));
+    const hot = async () =>
+      ((await h.gateway.browseTools(ME, {})) as Extract<BrowseResult, { kind: 'menu' }>).hot;
+    expect((await hot()).length).toBeGreaterThan(1);
+    await h.gateway.reload(ME, servers(), { rules: RULES, hotList: { size: 1 } });
+    expect((await hot()).map((t) => t.key)).toEqual(['everything/echo']);
+    await h.gateway.reload(ME, servers(), { rules: RULES, hotList: { size: 12 } });
+    expect((await hot()).length).toBeGreaterThan(1);
+  });
+
   it('records every call, also an unknown key', async () => {
     await h.gateway.callTool(ME, 'nowhere/nothing', {}).catch(() => undefined);
     const usage = h.store.activity.usageByTool();

@@ -5,7 +5,7 @@ import { CarteError } from '../../errors.js';
 import { LOCAL_CALLER, listTokens } from '../../gateway/index.js';
 import type { App, GlobalFlags } from '../app.js';
 import { count, note } from '../output.js';
-import { watchConfig } from '../watch-config.js';
+import { serveUntilStopped } from '../serve-until-stopped.js';
 
 export interface ServeFlags extends GlobalFlags {
   sync?: boolean;
@@ -49,6 +49,7 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
       maxSessions: http.maxSessions,
       sessionIdleMs: http.sessionIdleMinutes * 60_000,
       exposure: app.config.exposure,
+      agentRequests: app.config.registration.agentRequests,
       login,
       logger: app.logger,
     },
@@ -56,23 +57,9 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
   const server = await listenHttp(httpApp, { host, port });
   if (!isLoopback(host)) warnExposed(app, host, anonymousProject);
   printStart(app, { url: server.url, code: login.mint(), anonymousProject, ctx });
-  const stopWatching = watchConfig(app, flags);
-  await new Promise<void>((resolve) => {
-    let closing = false;
-    const shutdown = (code: number) => {
-      if (closing) return;
-      closing = true;
-      stopWatching();
-      process.exitCode = code;
-      void server
-        .stop()
-        .catch((err: Error) => app.logger.warn(`http: ${err.message}`))
-        .then(() => app.close())
-        .finally(resolve);
-    };
-    process.once('SIGINT', () => shutdown(130));
-    process.once('SIGTERM', () => shutdown(143));
-  });
+  await serveUntilStopped(app, flags, () => ({
+    stop: () => server.stop().catch((err: Error) => app.logger.warn(`http: ${err.message}`)),
+  }));
 }
 
 function parsePort(value: string | number): number {

@@ -1,5 +1,11 @@
 import type { CAC } from 'cac';
-import { DEFAULT_PROJECT, LOCAL_CALLER, localCaller, type CallerContext } from '../../gateway/index.js';
+import {
+  DEFAULT_PROJECT,
+  LOCAL_CALLER,
+  localCaller,
+  type ApprovalSite,
+  type CallerContext,
+} from '../../gateway/index.js';
 import { CarteError } from '../../errors.js';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +13,7 @@ import { resolveDataDir } from '../../config/index.js';
 import { clientSnippet } from '../snippet.js';
 import { openApp, type App } from '../app.js';
 import { count, note } from '../output.js';
-import { watchConfig } from '../watch-config.js';
+import { serveUntilStopped } from '../serve-until-stopped.js';
 import { serveHttp, type ServeFlags } from './serve-http.js';
 import { syncWithProgress } from './sync.js';
 
@@ -35,21 +41,8 @@ export function registerServe(cli: CAC): void {
       printConnectHelp(app, caller);
       // Loaded here so the other commands never pay for the MCP server SDK.
       const { serveMcpStdio } = await import('../../mcp/index.js');
-      const stopWatching = watchConfig(app, flags);
       // Resolves when the client goes away, the connection breaks, or a signal arrives; the CLI then exits.
-      await new Promise<void>((resolve) => {
-        let closing = false;
-        const shutdown = (code: number) => {
-          if (closing) return;
-          closing = true;
-          stopWatching();
-          process.exitCode = code;
-          void handle
-            .close()
-            .catch(() => undefined)
-            .then(() => app.close())
-            .finally(resolve);
-        };
+      await serveUntilStopped(app, flags, (shutdown) => {
         const handle = serveMcpStdio(
           app.gateway,
           (err: Error) => {
@@ -60,14 +53,20 @@ export function registerServe(cli: CAC): void {
               shutdown(1);
             } else app.logger.warn(`mcp: ${firstLine(err.message)}`);
           },
-          { exposure: app.config.exposure, caller },
+          { exposure: app.config.exposure, caller, ...agentRequests(app) },
         );
         process.stdin.once('end', () => shutdown(0));
         process.stdin.once('close', () => shutdown(0));
-        process.once('SIGINT', () => shutdown(130));
-        process.once('SIGTERM', () => shutdown(143));
+        return { stop: () => handle.close().catch(() => undefined) };
       });
     });
+}
+
+/** `registration.agentRequests`: where the fifth meta-tool's proposals go (never the bundled demo). */
+function agentRequests(app: App): { agentRequests?: ApprovalSite } {
+  if (!app.config.registration.agentRequests || app.source === 'demo') return {};
+  const site = { gateway: app.gateway, store: app.store, configPath: app.path, env: process.env };
+  return { agentRequests: { ...site, dataDir: app.dataDir } };
 }
 
 /** The project to serve, or a clear error listing the configured ones. */

@@ -49,6 +49,7 @@ function readStats(store: Store, since: number | undefined): Stats {
   const s = store.activity.sessionStats(range);
   const usage = store.activity.usageByTool(range);
   const tokensSaved = s.tokensListing - s.tokensSent;
+  const known = new Set(store.tools.listKeys());
   return {
     since: since === undefined ? null : new Date(since).toISOString(),
     ...s,
@@ -56,7 +57,8 @@ function readStats(store: Store, since: number | undefined): Stats {
     savedRatio: s.tokensListing > 0 ? tokensSaved / s.tokensListing : null,
     calls: usage.reduce((n, u) => n + u.calls, 0),
     errors: usage.reduce((n, u) => n + u.errors, 0),
-    topTools: usage.slice(0, TOP_TOOLS),
+    // Calls to unknown keys count as calls and errors above, but they are not tools.
+    topTools: usage.filter((u) => known.has(u.key)).slice(0, TOP_TOOLS),
   };
 }
 
