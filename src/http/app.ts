@@ -27,6 +27,8 @@ export interface HttpAppOptions {
   maxSessions?: number;
   sessionIdleMs?: number;
   exposure?: ExposureOptions;
+  /** Plain modern-era `call_tool` requests skip the SDK's per-request server (default true; false in the test that compares the two). */
+  plainCalls?: boolean;
   /** `registration.agentRequests`: offer request_server on /mcp (only with `deps.configPath`). */
   agentRequests?: boolean;
   /** The login codes `carte serve --http` prints (absent: a login always fails). */
@@ -76,6 +78,7 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
   });
   const mcp = mcpEndpoint(deps.gateway, {
     ...opt('exposure', options.exposure),
+    ...opt('plainCalls', options.plainCalls),
     ...opt('agentRequests', agentRequestSite(deps, options.agentRequests)),
     ...opt('maxSessions', options.maxSessions),
     ...opt('idleMs', options.sessionIdleMs),

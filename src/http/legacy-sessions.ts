@@ -8,6 +8,8 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import type { CallerContext } from '../gateway/index.js';
+import type { ToolResult as Result } from '../mcp/index.js';
+import { plainLegacyAnswer, plainLegacyCall } from './plain-call.js';
 
 export const SESSION_DEFAULTS = {
   /** Legacy sessions open at once; a new `initialize` past it gets 503. */
@@ -22,10 +24,15 @@ export interface SessionOptions {
   /** The clock (tests move it). */
   now?: () => number;
   onerror?: (err: Error) => void;
+  /** Runs a plain `call_tool` (src/http/plain-call.ts); absent, every request goes to the SDK. */
+  plainCall?: (caller: CallerContext, args: Record<string, unknown>, signal: AbortSignal) => Promise<Result>;
 }
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  /** Plain calls in flight by request id, so the client's notifications/cancelled reaches them. */
+  plainCalls: Map<string | number, AbortController>;
   /** Who opened it: a later request must come from the same token (or the same anonymous project). */
   principal: string;
   lastSeen: number;
@@ -36,6 +43,8 @@ export interface LegacyRequest {
   request: Request;
   parsedBody?: unknown;
   caller: CallerContext;
+  /** A controller aborted when the client goes away (made only for a plain call). */
+  abortOnDisconnect?: () => AbortController;
 }
 
 /** The open legacy sessions by id. */
@@ -60,7 +69,7 @@ export class LegacySessions {
   }
 
   /** Serves one request of a session, or opens one on `initialize`. */
-  async handle({ request, parsedBody, caller }: LegacyRequest): Promise<Response> {
+  async handle({ request, parsedBody, caller, abortOnDisconnect }: LegacyRequest): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     const opts = parsedBody === undefined ? undefined : { parsedBody };
     if (id !== null) {
@@ -69,6 +78,9 @@ export class LegacySessions {
       if (session && now - session.lastSeen > this.options.idleMs) this.expire(id, session);
       else if (session && session.principal === principalOf(caller)) {
         session.lastSeen = now;
+        const plain = this.plainOf(session, request, parsedBody);
+        if (plain) return this.servePlain(session, id, plain, caller, abortOnDisconnect);
+        cancelPlain(session, parsedBody);
         return session.transport.handleRequest(request, opts);
       }
       return rpcError(
@@ -93,6 +105,31 @@ export class LegacySessions {
     return this.open(request, opts, caller);
   }
 
+  /** A plain call_tool of a client that cannot be asked to confirm (the SDK asks the others). */
+  private plainOf(session: Session, request: Request, body: unknown) {
+    if (this.options.plainCall === undefined) return undefined;
+    const call = plainLegacyCall(request.headers, body);
+    if (call === undefined || session.plainCalls.has(call.id)) return undefined;
+    return session.server.getClientCapabilities()?.elicitation === undefined ? call : undefined;
+  }
+
+  private async servePlain(
+    session: Session,
+    sessionId: string,
+    call: { id: string | number; arguments: Record<string, unknown> },
+    caller: CallerContext,
+    abortOnDisconnect: (() => AbortController) | undefined,
+  ): Promise<Response> {
+    const abort = abortOnDisconnect?.() ?? new AbortController();
+    session.plainCalls.set(call.id, abort);
+    try {
+      const result = await this.options.plainCall!(caller, call.arguments, abort.signal);
+      return plainLegacyAnswer(call.id, result, sessionId);
+    } finally {
+      session.plainCalls.delete(call.id);
+    }
+  }
+
   /** Closes sessions idle for longer than idleMs. */
   sweep(): void {
     const now = this.now();
@@ -110,15 +147,22 @@ export class LegacySessions {
   private async open(request: Request, opts: { parsedBody: unknown } | undefined, caller: CallerContext) {
     this.opening += 1;
     try {
+      const server = this.factory(caller);
       const transport: WebStandardStreamableHTTPServerTransport =
         new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (id) =>
-            void this.sessions.set(id, { transport, principal: principalOf(caller), lastSeen: this.now() }),
+            void this.sessions.set(id, {
+              transport,
+              server,
+              plainCalls: new Map(),
+              principal: principalOf(caller),
+              lastSeen: this.now(),
+            }),
           onsessionclosed: (id) => void this.sessions.delete(id),
         });
       transport.onerror = this.options.onerror;
-      await this.factory(caller).connect(transport);
+      await server.connect(transport);
       const response = await transport.handleRequest(request, opts);
       // Not an initialize (the transport answered 400): nothing to keep.
       if (transport.sessionId === undefined) await transport.close();
@@ -130,7 +174,20 @@ export class LegacySessions {
 
   private expire(id: string, session: Session): void {
     this.sessions.delete(id);
+    for (const call of session.plainCalls.values()) call.abort();
     session.transport.close().catch((err: Error) => this.options.onerror?.(err));
+  }
+}
+
+/** A client's notifications/cancelled for a plain call aborts it (the SDK's server never saw the request). */
+function cancelPlain(session: Session, body: unknown): void {
+  if (session.plainCalls.size === 0) return;
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { method?: unknown; params?: { requestId?: unknown } } | null;
+    if (msg?.method !== 'notifications/cancelled') continue;
+    const requestId = msg.params?.requestId;
+    if (typeof requestId === 'string' || typeof requestId === 'number')
+      session.plainCalls.get(requestId)?.abort();
   }
 }
 

@@ -12,7 +12,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
 import type { ApprovalSite, CallerContext, Gateway } from '../gateway/index.js';
-import { createMcpServer, type ExposureOptions } from '../mcp/index.js';
+import { createMcpServer, plainCallTool, type ExposureOptions } from '../mcp/index.js';
+import { disconnectAbort, plainAnswer, plainModernCall } from './plain-call.js';
 import { LegacySessions, rpcError, SESSION_DEFAULTS, type SessionOptions } from './legacy-sessions.js';
 import type { HttpEnv } from './types.js';
 
@@ -22,6 +23,8 @@ export interface McpEndpointOptions extends Partial<SessionOptions> {
   agentRequests?: ApprovalSite;
   /** Largest POST body read, in bytes (default the SDK's, 4 MiB). */
   maxBodyBytes?: number;
+  /** Answer plain modern-era `call_tool` requests without the SDK's per-request server (default true; src/http/plain-call.ts). */
+  plainCalls?: boolean;
 }
 
 export interface McpEndpoint {
@@ -39,6 +42,10 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
   };
   const serverFor = (caller: CallerContext) => createMcpServer(gateway, caller, exposure);
   const onerror = options.onerror;
+  // Direct mode names tools itself; its calls keep the SDK's path.
+  const plainCalls = (options.plainCalls ?? true) && options.exposure?.mode !== 'direct';
+  const plainCall = (caller: CallerContext, args: Record<string, unknown>, signal: AbortSignal) =>
+    plainCallTool(gateway, caller, args, signal);
   const modern = createMcpHandler(
     ({ authInfo }) => createMcpServer(gateway, callerOf(authInfo), { ...exposure, perRequest: true }),
     {
@@ -51,6 +58,7 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
     idleMs: options.idleMs ?? SESSION_DEFAULTS.idleMs,
     ...(options.now ? { now: options.now } : {}),
     ...(onerror ? { onerror } : {}),
+    ...(plainCalls ? { plainCall } : {}),
   });
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
 
@@ -70,9 +78,13 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
         } catch {
           return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
         }
+        const plain = plainCalls ? plainModernCall(request.headers, parsedBody) : undefined;
+        if (plain !== undefined)
+          return plainAnswer(plain.id, await plainCall(caller, plain.arguments, disconnectAbort(c).signal));
       }
       const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBytes });
-      if (legacy) return sessions.handle({ request, parsedBody, caller });
+      if (legacy)
+        return sessions.handle({ request, parsedBody, caller, abortOnDisconnect: () => disconnectAbort(c) });
       return modern.fetch(request, { authInfo: authInfoOf(caller), parsedBody });
     },
     async close() {

@@ -6,6 +6,7 @@ import { guardStdin } from './guard-transport.js';
 import { createMcpServer } from './server.js';
 
 export { createMcpServer } from './server.js';
+export { plainCallTool, SERVER_INFO, type Result as ToolResult } from './tool-call.js';
 export { META_TOOLS, metaTools, REQUEST_SERVER } from './meta-tools.js';
 export type { ExposureOptions } from './direct-mode.js';
 export { directNames, isProviderSafe } from './direct-names.js';

@@ -12,8 +12,8 @@ import { META_TOOLS, metaTools, REQUEST_SERVER } from './meta-tools.js';
 import { SessionMeter } from './session-meter.js';
 import { DirectMode, type ExposureOptions } from './direct-mode.js';
 import { clientModel, type ClientModel } from './sampling.js';
+import { errorResult, SERVER_INFO, type Result } from './tool-call.js';
 
-type Result = Record<string, unknown>;
 type Ctx = {
   mcpReq: {
     _meta?: Record<string, unknown>;
@@ -62,7 +62,7 @@ export function createMcpServer(
   } = {},
 ): Server {
   const server = new Server(
-    { name: 'carte', version: '0.1.0' },
+    { ...SERVER_INFO },
     {
       capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
       instructions: INSTRUCTIONS,
@@ -261,26 +261,6 @@ async function relayCall(
 
 function jsonResult(value: unknown): Result {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
-}
-
-/** Error details an agent may read; anything else (stderr tails, paths) stays with the operator. */
-const AGENT_DETAILS = ['suggestions', 'violations', 'upstreamCode', 'upstreamData', 'circuitOpen'];
-
-/** The MCP face's one error mapping: a gateway failure becomes a tool error the agent can read. */
-function errorResult(err: CarteError): Result {
-  if (err.code === 'internal') process.stderr.write(`carte: ${err.stack ?? err.message}\n`);
-  const details = Object.entries(err.details ?? {}).filter(([k]) => AGENT_DETAILS.includes(k));
-  return {
-    content: [{ type: 'text', text: err.message }],
-    isError: true,
-    _meta: {
-      'carte/error': {
-        code: err.code,
-        jsonrpc: ERROR_CODES[err.code].jsonrpc,
-        ...(details.length ? { details: Object.fromEntries(details) } : {}),
-      },
-    },
-  };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -1,0 +1,152 @@
+// Plain `call_tool` requests, answered without the SDK's server and transport (docs/benchmarks.md,
+// "fifth pass"). A tools/call of `call_tool` with nothing to relay (no progress token, no `_meta`
+// for the upstream), from a client that cannot be asked to confirm (no elicitation), that is not a
+// retry or a task, is answered as the SDK answers it, by the same `plainCallTool` its handler runs:
+// in the modern era a 2026-07-28 request whose headers agree with its body and whose `_meta` is the
+// bare envelope (one JSON body, `resultType` and `serverInfo` stamped); in the legacy era a request
+// of an open session (one JSON body, which the Streamable HTTP spec lets a server send instead of an
+// SSE stream). Anything else, valid or not, goes to the SDK, which owns every other answer and
+// every rejection.
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  isSpecType,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+} from '@modelcontextprotocol/server';
+import type { ServerResponse } from 'node:http';
+import type { Context } from 'hono';
+import { SERVER_INFO, type ToolResult as Result } from '../mcp/index.js';
+import type { HttpEnv } from './types.js';
+
+/** The one modern revision the SDK serves (a test checks it still does). */
+export const MODERN_REVISION = '2026-07-28';
+
+export interface PlainCall {
+  id: string | number;
+  arguments: Record<string, unknown>;
+}
+
+const ENVELOPE_KEYS = new Set([
+  PROTOCOL_VERSION_META_KEY,
+  CLIENT_INFO_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+]);
+const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/** The call when the request is a plain modern `call_tool`; undefined sends it to the SDK. */
+export function plainModernCall(headers: Headers, body: unknown): PlainCall | undefined {
+  const call = plainMessage(body);
+  if (call === undefined || !bareEnvelope(call.meta)) return undefined;
+  if (
+    headers.get('mcp-protocol-version') !== MODERN_REVISION ||
+    headers.get('mcp-method') !== 'tools/call' ||
+    headers.get('mcp-name') !== 'call_tool'
+  )
+    return undefined;
+  return { id: call.id, arguments: call.arguments };
+}
+
+/**
+ * The call when the request is a plain `call_tool` of a legacy session, as far as the request
+ * shows (the session's client capabilities are the caller's to check); undefined sends it to the SDK.
+ */
+export function plainLegacyCall(headers: Headers, body: unknown): PlainCall | undefined {
+  const call = plainMessage(body);
+  if (call === undefined || call.meta !== undefined) return undefined;
+  // The SDK's transport answers these 406 and 400.
+  const accept = headers.get('accept');
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  const version = headers.get('mcp-protocol-version');
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  return { id: call.id, arguments: call.arguments };
+}
+
+/** A JSON-RPC tools/call of `call_tool` with an id, object arguments and nothing else. */
+function plainMessage(body: unknown): (PlainCall & { meta: unknown }) | undefined {
+  if (!isObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return undefined;
+  if (!onlyKeys(body, MESSAGE_KEYS)) return undefined;
+  const id = body.id;
+  if (typeof id !== 'string' && !Number.isInteger(id)) return undefined;
+  const params = body.params;
+  if (!isObject(params) || params.name !== 'call_tool' || !isObject(params.arguments)) return undefined;
+  // A task, a retry's inputResponses or requestState, anything else: the SDK's.
+  for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return undefined;
+  return { id: id as string | number, arguments: params.arguments, meta: params._meta };
+}
+
+/** The JSON-RPC answer the SDK's legacy era gives a tools/call result, as one JSON body. */
+export function plainLegacyAnswer(id: string | number, result: Result, sessionId: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'mcp-session-id': sessionId },
+  });
+}
+
+/** The JSON-RPC answer the SDK's modern era gives a complete tools/call result. */
+export function plainAnswer(id: string | number, result: Result): Response {
+  const typed = result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
+  const meta = typed._meta;
+  const stamped =
+    meta === undefined
+      ? { ...typed, _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } }
+      : isObject(meta) && meta[SERVER_INFO_META_KEY] === undefined
+        ? { ...typed, _meta: { ...meta, [SERVER_INFO_META_KEY]: SERVER_INFO } }
+        : typed;
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: stamped }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/**
+ * Aborted when the client goes away before its answer is written, as the SDK's request signal
+ * is; on a socket, one listener on the response instead of the adapter's per-request signal.
+ */
+export function disconnectAbort(c: Context<HttpEnv>): AbortController {
+  const controller = new AbortController();
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  if (outgoing === undefined) {
+    c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    return controller;
+  }
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) controller.abort();
+  });
+  return controller;
+}
+
+function bareEnvelope(meta: unknown): boolean {
+  if (!isObject(meta) || !onlyKeys(meta, ENVELOPE_KEYS)) return false;
+  if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return false;
+  const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
+  // A client that can be asked to confirm goes through the SDK, which can ask it.
+  if (!isObject(capabilities) || capabilities.elicitation !== undefined) return false;
+  return validIdentity(meta[CLIENT_INFO_META_KEY], capabilities);
+}
+
+/** The SDK's own schemas judge clientInfo and capabilities, remembered by their text (clients repeat them). */
+const judged = new Map<string, boolean>();
+const JUDGED_MAX = 256;
+
+function validIdentity(info: unknown, capabilities: Record<string, unknown>): boolean {
+  const text = JSON.stringify([info ?? null, capabilities]);
+  let ok = judged.get(text);
+  if (ok === undefined) {
+    ok =
+      (info === undefined || isSpecType.Implementation(info)) && isSpecType.ClientCapabilities(capabilities);
+    if (judged.size >= JUDGED_MAX) judged.clear();
+    judged.set(text, ok);
+  }
+  return ok;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function onlyKeys(o: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in o) if (!allowed.has(key)) return false;
+  return true;
+}
