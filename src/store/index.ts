@@ -1,5 +1,5 @@
 /** Persistence: the SQLite catalog store, reached only through its repositories. */
-import { openDatabase, type Db } from './sqlite.js';
+import { checkpointInBackground, openDatabaseWithTimer, type CheckpointTimer, type Db } from './sqlite.js';
 import { ServersRepo } from './servers-repo.js';
 import { ToolsRepo } from './tools-repo.js';
 import { SnapshotsRepo } from './snapshots-repo.js';
@@ -78,6 +78,11 @@ export interface Store {
   transaction<T>(fn: () => T): T;
   /** `PRAGMA integrity_check`: 'ok' when the file is sound. */
   checkIntegrity(): string;
+  /**
+   * Moves WAL checkpoints off this thread (a worker with its own connection), for a process that
+   * serves requests; `onFailure` hears if the worker dies (checkpoints then go back to this thread).
+   */
+  checkpointInBackground(onFailure: (err: Error) => void): void;
   close(): void;
 }
 
@@ -88,7 +93,9 @@ export interface StoreOptions {
 
 /** Opens the store file (created and migrated as needed) and prunes expired activity rows. */
 export function openStore(path: string, options: StoreOptions = {}): Store {
-  const db: Db = openDatabase(path);
+  const opened = openDatabaseWithTimer(path);
+  const db: Db = opened.db;
+  let checkpoints: CheckpointTimer | undefined = opened.checkpoints;
   const activity = new ActivityRepo(db, { ...ACTIVITY_DEFAULTS, ...options.activity });
   activity.pruneExpired();
   return {
@@ -103,7 +110,13 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     trust: new TrustRepo(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     checkIntegrity: () => String(db.pragma('integrity_check', { simple: true })),
-    close: () => db.close(),
+    checkpointInBackground: (onFailure) => {
+      checkpoints = checkpointInBackground(path, db, checkpoints, onFailure);
+    },
+    close: () => {
+      checkpoints?.stop();
+      db.close();
+    },
   };
 }
 export { PROPOSAL_STATUSES } from './proposals-repo.js';

@@ -2,28 +2,60 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CarteError } from '../errors.js';
+import { startCheckpointer } from './checkpointer.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
 export type Db = Database.Database;
 
 /** Opens (creating if needed) the SQLite file in WAL mode and brings its schema up to date. */
 export function openDatabase(path: string): Db {
+  return openDatabaseWithTimer(path).db;
+}
+
+/** openDatabase, with the checkpoint timer it started (none for `:memory:`). */
+export function openDatabaseWithTimer(path: string): { db: Db; checkpoints?: CheckpointTimer } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   let db: Db;
+  let checkpoints: CheckpointTimer | undefined;
   try {
     db = new Database(path);
     db.pragma('busy_timeout = 5000'); // first: the pragmas below may wait on another process
     switchToWal(db);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    if (path !== ':memory:') checkpointOffTheCallPath(db);
+    if (path !== ':memory:') checkpoints = checkpointOffTheCallPath(db);
   } catch (err) {
     throw new CarteError('store', `cannot open the store at "${path}": ${(err as Error).message}`, {
       cause: err,
     });
   }
   migrate(db, path);
-  return db;
+  return checkpoints ? { db, checkpoints } : { db };
+}
+
+/**
+ * Moves the store's checkpoints to a worker thread (a serving process, whose event loop answers
+ * requests); the thread's own timer runs again if the worker fails. Returns what stops it.
+ */
+export function checkpointInBackground(
+  path: string,
+  db: Db,
+  timer: CheckpointTimer | undefined,
+  onFailure: (err: Error) => void,
+): CheckpointTimer {
+  if (timer === undefined) return { stop: () => undefined };
+  timer.stop();
+  let fallback: CheckpointTimer | undefined;
+  const worker = startCheckpointer(path, CHECKPOINT_EVERY_MS, (err) => {
+    if (db.open) fallback = checkpointOffTheCallPath(db);
+    onFailure(err);
+  });
+  return {
+    stop: () => {
+      worker.stop();
+      fallback?.stop();
+    },
+  };
 }
 
 /**
@@ -55,7 +87,12 @@ function switchToWal(db: Db): void {
 export const CHECKPOINT_EVERY_MS = 1000;
 export const CHECKPOINT_BACKSTOP_PAGES = 10_000;
 
-function checkpointOffTheCallPath(db: Db): void {
+/** Checkpoints on this thread's timer until `stop`; `carte serve` moves them to a worker (checkpointer.ts). */
+export interface CheckpointTimer {
+  stop(): void;
+}
+
+function checkpointOffTheCallPath(db: Db): CheckpointTimer {
   db.pragma(`wal_autocheckpoint = ${CHECKPOINT_BACKSTOP_PAGES}`);
   const timer = setInterval(() => {
     if (!db.open) return clearInterval(timer);
@@ -66,6 +103,7 @@ function checkpointOffTheCallPath(db: Db): void {
     }
   }, CHECKPOINT_EVERY_MS);
   timer.unref(); // a CLI command exits when its work is done; closing the store checkpoints
+  return { stop: () => clearInterval(timer) };
 }
 
 function migrate(db: Db, path: string): void {

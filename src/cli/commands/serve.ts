@@ -32,6 +32,12 @@ export function registerServe(cli: CAC): void {
     )
     .action(async (flags: ServeFlags) => {
       const app = openApp(flags, 'info');
+      // Checkpoint fsyncs would stall every request once a second: a worker thread takes them.
+      app.store.checkpointInBackground((err) =>
+        app.logger.warn(
+          `store: background checkpoints stopped (${err.message}); checkpointing on the main thread`,
+        ),
+      );
       const project = checkProject(app, flags.project ?? DEFAULT_PROJECT);
       const caller = localCaller(project);
       if (flags.sync !== false) await syncWithProgress(app.gateway, { onlyStale: true });
