@@ -8,7 +8,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import type { CallerContext } from '../gateway/index.js';
-import type { ToolResult as Result } from '../mcp/index.js';
+import { cancelledIds, type ToolResult as Result } from '../mcp/index.js';
 import { plainLegacyAnswer, plainLegacyCall } from './plain-call.js';
 
 export const SESSION_DEFAULTS = {
@@ -182,13 +182,7 @@ export class LegacySessions {
 /** A client's notifications/cancelled for a plain call aborts it (the SDK's server never saw the request). */
 function cancelPlain(session: Session, body: unknown): void {
   if (session.plainCalls.size === 0) return;
-  for (const m of Array.isArray(body) ? body : [body]) {
-    const msg = m as { method?: unknown; params?: { requestId?: unknown } } | null;
-    if (msg?.method !== 'notifications/cancelled') continue;
-    const requestId = msg.params?.requestId;
-    if (typeof requestId === 'string' || typeof requestId === 'number')
-      session.plainCalls.get(requestId)?.abort();
-  }
+  for (const id of cancelledIds(body)) session.plainCalls.get(id)?.abort();
 }
 
 function opensSession(body: unknown): boolean {

@@ -17,7 +17,13 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
-import { SERVER_INFO, type ToolResult as Result } from '../mcp/index.js';
+import {
+  isObject,
+  onlyKeys,
+  plainCallMessage,
+  SERVER_INFO,
+  type ToolResult as Result,
+} from '../mcp/index.js';
 import type { HttpEnv } from './types.js';
 
 /** The one modern revision the SDK serves (a test checks it still does). */
@@ -33,11 +39,10 @@ const ENVELOPE_KEYS = new Set([
   CLIENT_INFO_META_KEY,
   CLIENT_CAPABILITIES_META_KEY,
 ]);
-const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 /** The call when the request is a plain modern `call_tool`; undefined sends it to the SDK. */
 export function plainModernCall(headers: Headers, body: unknown): PlainCall | undefined {
-  const call = plainMessage(body);
+  const call = plainCallMessage(body);
   if (call === undefined || !bareEnvelope(call.meta)) return undefined;
   if (
     headers.get('mcp-protocol-version') !== MODERN_REVISION ||
@@ -53,7 +58,7 @@ export function plainModernCall(headers: Headers, body: unknown): PlainCall | un
  * shows (the session's client capabilities are the caller's to check); undefined sends it to the SDK.
  */
 export function plainLegacyCall(headers: Headers, body: unknown): PlainCall | undefined {
-  const call = plainMessage(body);
+  const call = plainCallMessage(body);
   if (call === undefined || call.meta !== undefined) return undefined;
   // The SDK's transport answers these 406 and 400.
   const accept = headers.get('accept');
@@ -61,19 +66,6 @@ export function plainLegacyCall(headers: Headers, body: unknown): PlainCall | un
   const version = headers.get('mcp-protocol-version');
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
   return { id: call.id, arguments: call.arguments };
-}
-
-/** A JSON-RPC tools/call of `call_tool` with an id, object arguments and nothing else. */
-function plainMessage(body: unknown): (PlainCall & { meta: unknown }) | undefined {
-  if (!isObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return undefined;
-  if (!onlyKeys(body, MESSAGE_KEYS)) return undefined;
-  const id = body.id;
-  if (typeof id !== 'string' && !Number.isInteger(id)) return undefined;
-  const params = body.params;
-  if (!isObject(params) || params.name !== 'call_tool' || !isObject(params.arguments)) return undefined;
-  // A task, a retry's inputResponses or requestState, anything else: the SDK's.
-  for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return undefined;
-  return { id: id as string | number, arguments: params.arguments, meta: params._meta };
 }
 
 /** The JSON-RPC answer the SDK's legacy era gives a tools/call result, as one JSON body. */
@@ -140,13 +132,4 @@ function validIdentity(info: unknown, capabilities: Record<string, unknown>): bo
     judged.set(text, ok);
   }
   return ok;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function onlyKeys(o: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
-  for (const key in o) if (!allowed.has(key)) return false;
-  return true;
 }

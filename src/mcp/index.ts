@@ -4,9 +4,21 @@ import { LOCAL_CALLER, type ApprovalSite, type CallerContext, type Gateway } fro
 import type { ExposureOptions } from './direct-mode.js';
 import { guardStdin } from './guard-transport.js';
 import { createMcpServer } from './server.js';
+import { interceptPlainCalls } from './stdio-plain.js';
+import { plainCallTool } from './tool-call.js';
+import type { Server } from '@modelcontextprotocol/server';
+import type { Readable, Writable } from 'node:stream';
 
 export { createMcpServer } from './server.js';
-export { plainCallTool, SERVER_INFO, type Result as ToolResult } from './tool-call.js';
+export {
+  cancelledIds,
+  isObject,
+  onlyKeys,
+  plainCallMessage,
+  plainCallTool,
+  SERVER_INFO,
+  type Result as ToolResult,
+} from './tool-call.js';
 export { META_TOOLS, metaTools, REQUEST_SERVER } from './meta-tools.js';
 export type { ExposureOptions } from './direct-mode.js';
 export { directNames, isProviderSafe } from './direct-names.js';
@@ -15,18 +27,43 @@ export { directNames, isProviderSafe } from './direct-names.js';
 export function serveMcpStdio(
   gateway: Gateway,
   onError: (err: Error) => void,
-  options: { exposure?: ExposureOptions; caller?: CallerContext; agentRequests?: ApprovalSite } = {},
+  options: {
+    exposure?: ExposureOptions;
+    caller?: CallerContext;
+    agentRequests?: ApprovalSite;
+    /** Answer plain 2025-era `call_tool` requests without the SDK's server (default true; src/mcp/stdio-plain.ts). */
+    plainCalls?: boolean;
+    /** The streams (default this process's stdin and stdout; tests pass their own). */
+    stdin?: Readable;
+    stdout?: Writable;
+  } = {},
 ): StdioServerHandle {
   // Refused requests are answered through the transport, so their answers queue with the rest.
   const send = (a: { id: string | number; code: number; message: string }): void => {
     const error = { jsonrpc: '2.0' as const, id: a.id, error: { code: a.code, message: a.message } };
     transport.send(error).catch(onError);
   };
-  const transport = new StdioServerTransport(guardStdin(process.stdin, send), process.stdout);
+  const transport = new StdioServerTransport(
+    guardStdin(options.stdin ?? process.stdin, send),
+    options.stdout ?? process.stdout,
+  );
   const caller = options.caller ?? LOCAL_CALLER;
-  return serveStdio(() => createMcpServer(gateway, caller, options), {
-    legacy: 'serve',
-    onerror: onError,
-    transport,
-  });
+  let legacy: Server | undefined;
+  const handle = serveStdio(
+    ({ era }) => {
+      const server = createMcpServer(gateway, caller, options);
+      if (era === 'legacy') legacy = server;
+      return server;
+    },
+    { legacy: 'serve', onerror: onError, transport },
+  );
+  // Direct mode names tools itself; its calls keep the SDK's path.
+  if ((options.plainCalls ?? true) && options.exposure?.mode !== 'direct')
+    interceptPlainCalls(
+      transport,
+      () => legacy,
+      (args, signal) => plainCallTool(gateway, caller, args, signal),
+      onError,
+    );
+  return handle;
 }

@@ -33,6 +33,51 @@ export async function plainCallTool(
   }
 }
 
+/** A `call_tool` request with nothing around it: the id, the arguments, and the `_meta` it carried. */
+export interface PlainCallMessage {
+  id: string | number;
+  arguments: Record<string, unknown>;
+  meta: unknown;
+}
+
+const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
+
+/**
+ * A JSON-RPC tools/call of `call_tool` with a string or integer id, object arguments and no other
+ * params (no task, no retry's inputResponses or requestState); undefined for anything else.
+ */
+export function plainCallMessage(body: unknown): PlainCallMessage | undefined {
+  if (!isObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return undefined;
+  if (!onlyKeys(body, MESSAGE_KEYS)) return undefined;
+  const id = body.id;
+  if (typeof id !== 'string' && !Number.isInteger(id)) return undefined;
+  const params = body.params;
+  if (!isObject(params) || params.name !== 'call_tool' || !isObject(params.arguments)) return undefined;
+  if (!onlyKeys(params, PARAM_KEYS)) return undefined;
+  return { id: id as string | number, arguments: params.arguments, meta: params._meta };
+}
+
+/** The request ids a client's notifications/cancelled names in one message or batch. */
+export function cancelledIds(body: unknown): (string | number)[] {
+  const ids: (string | number)[] = [];
+  for (const m of Array.isArray(body) ? body : [body]) {
+    if (!isObject(m) || m.method !== 'notifications/cancelled' || !isObject(m.params)) continue;
+    const id = m.params.requestId;
+    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+  }
+  return ids;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function onlyKeys(o: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in o) if (!allowed.has(key)) return false;
+  return true;
+}
+
 /** Error details an agent may read; anything else (stderr tails, paths) stays with the operator. */
 const AGENT_DETAILS = ['suggestions', 'violations', 'upstreamCode', 'upstreamData', 'circuitOpen'];
 

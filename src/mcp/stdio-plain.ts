@@ -1,0 +1,52 @@
+// Plain `call_tool` requests on a 2025-era stdio connection, answered without the SDK's server
+// (docs/http.md, "Plain calls", has the HTTP face's; docs/benchmarks.md, "fifth pass"). Once the
+// connection is pinned to the legacy era and its client has said, at initialize, that it cannot be
+// asked to confirm (no elicitation), a tools/call of `call_tool` with no `_meta` is run by the same
+// `plainCallTool` the handler runs and answered on the same transport. Everything else, and every
+// 2026-07-28 stdio connection, goes to the SDK as before. A client's notifications/cancelled for a
+// plain call aborts it; the connection closing aborts every one in flight.
+import type { Server } from '@modelcontextprotocol/server';
+import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { cancelledIds, plainCallMessage, type Result } from './tool-call.js';
+
+type Run = (args: Record<string, unknown>, signal: AbortSignal) => Promise<Result>;
+
+/** Wraps the transport's message and close handlers (call after serveStdio set them). */
+export function interceptPlainCalls(
+  transport: StdioServerTransport,
+  legacyServer: () => Server | undefined,
+  run: Run,
+  onError: (err: Error) => void,
+): void {
+  const deliver = transport.onmessage;
+  const closed = transport.onclose;
+  if (deliver === undefined) throw new Error('bug: serveStdio did not set the transport handlers');
+  const inflight = new Map<string | number, AbortController>();
+  transport.onmessage = (message) => {
+    const call = plainCall(legacyServer(), message);
+    if (call !== undefined && !inflight.has(call.id)) {
+      const abort = new AbortController();
+      inflight.set(call.id, abort);
+      void run(call.arguments, abort.signal)
+        .then((result) => transport.send({ jsonrpc: '2.0', id: call.id, result }))
+        .catch((err: unknown) => onError(err instanceof Error ? err : new Error(String(err))))
+        .finally(() => inflight.delete(call.id));
+      return;
+    }
+    if (inflight.size > 0) for (const id of cancelledIds(message)) inflight.get(id)?.abort();
+    deliver(message);
+  };
+  transport.onclose = () => {
+    for (const abort of inflight.values()) abort.abort();
+    closed?.();
+  };
+}
+
+function plainCall(server: Server | undefined, message: unknown) {
+  if (server === undefined) return undefined;
+  const call = plainCallMessage(message);
+  if (call === undefined || call.meta !== undefined) return undefined;
+  // Undefined until initialize: the SDK answers whatever comes first.
+  const capabilities = server.getClientCapabilities();
+  return capabilities !== undefined && capabilities.elicitation === undefined ? call : undefined;
+}
