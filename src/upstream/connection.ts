@@ -213,7 +213,7 @@ export class UpstreamConnection {
       options.idempotent ?? false,
     );
     if (this.pid === null) this.checkSize(`the result of "${name}"`, result);
-    return result;
+    return withoutServerInfo(result);
   }
 
   /** Built once per client: a redialled HTTP session gets its own (its era may differ). */
@@ -240,7 +240,7 @@ export class UpstreamConnection {
         ),
       signal,
     );
-    return result;
+    return withoutServerInfo(result);
   }
 
   async close(): Promise<void> {
@@ -317,4 +317,18 @@ function sessionLost(err: unknown): boolean {
   const e = err as { status?: unknown; message?: unknown } | null;
   if (e?.status === 404) return true;
   return e?.status === 400 && typeof e.message === 'string' && /session/i.test(e.message);
+}
+
+const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+
+/**
+ * The result without the upstream's own identity in `_meta` (a 2026-era server stamps it on every
+ * result): what Carte answers is Carte's, and the SDK stamps Carte's only where none is set.
+ */
+export function withoutServerInfo(result: Record<string, unknown>): Record<string, unknown> {
+  const meta = result._meta;
+  if (typeof meta !== 'object' || meta === null || !(SERVER_INFO_KEY in meta)) return result;
+  const { [SERVER_INFO_KEY]: _upstream, ...rest } = meta as Record<string, unknown>;
+  const { _meta: _old, ...body } = result;
+  return Object.keys(rest).length > 0 ? { ...body, _meta: rest } : body;
 }

@@ -110,6 +110,11 @@ describe('the plain call_tool path answers as the SDK does', () => {
     expect(a).toEqual(b);
     expect(a.status).toBe(200);
     expect(a.body).toMatchObject({ jsonrpc: '2.0', id, result: { resultType: 'complete' } });
+    // Carte's identity, not the upstream's (the faults fixture stamps its own on every result).
+    expect(a.body.result._meta['io.modelcontextprotocol/serverInfo']).toEqual({
+      name: 'carte',
+      version: '0.1.0',
+    });
     // As many audit rows as on the SDK's path (none when the arguments never name a key).
     expect(rows[1]! - rows[0]!).toBe(rows[2]! - rows[1]!);
   });

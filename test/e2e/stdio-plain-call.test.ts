@@ -89,6 +89,7 @@ describe('plain call_tool on stdio answers as the SDK does', () => {
       const b = await sdk.request(call(id, args));
       expect(a).toEqual(b);
       expect(a).toMatchObject({ jsonrpc: '2.0', id, result: { content: expect.any(Array) } });
+      expect(JSON.stringify(a)).not.toContain('fixture-faults'); // the upstream's serverInfo stays behind
       // Who wrote the line: the plain path puts jsonrpc first, the SDK's server the result.
       expect(plain.lines.get(id)).toMatch(/^\{"jsonrpc"/);
       expect(sdk.lines.get(id)).toMatch(/^\{"result"/);
