@@ -8,7 +8,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import type { CallerContext } from '../gateway/index.js';
-import { cancelledIds, type ToolResult as Result } from '../mcp/index.js';
+import { cannotConfirm, PlainCallsInFlight, type ToolResult as Result } from '../mcp/index.js';
 import { plainLegacyAnswer, plainLegacyCall } from './plain-call.js';
 
 export const SESSION_DEFAULTS = {
@@ -31,8 +31,8 @@ export interface SessionOptions {
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
-  /** Plain calls in flight by request id, so the client's notifications/cancelled reaches them. */
-  plainCalls: Map<string | number, AbortController>;
+  /** Plain calls in flight, so the client's notifications/cancelled reaches them. */
+  plainCalls: PlainCallsInFlight;
   /** Who opened it: a later request must come from the same token (or the same anonymous project). */
   principal: string;
   lastSeen: number;
@@ -80,7 +80,7 @@ export class LegacySessions {
         session.lastSeen = now;
         const plain = this.plainOf(session, request, parsedBody);
         if (plain) return this.servePlain(session, id, plain, caller, abortOnDisconnect);
-        cancelPlain(session, parsedBody);
+        session.plainCalls.cancel(parsedBody);
         return session.transport.handleRequest(request, opts);
       }
       return rpcError(
@@ -110,7 +110,7 @@ export class LegacySessions {
     if (this.options.plainCall === undefined) return undefined;
     const call = plainLegacyCall(request.headers, body);
     if (call === undefined || session.plainCalls.has(call.id)) return undefined;
-    return session.server.getClientCapabilities()?.elicitation === undefined ? call : undefined;
+    return cannotConfirm(session.server) ? call : undefined;
   }
 
   private async servePlain(
@@ -121,13 +121,10 @@ export class LegacySessions {
     abortOnDisconnect: (() => AbortController) | undefined,
   ): Promise<Response> {
     const abort = abortOnDisconnect?.() ?? new AbortController();
-    session.plainCalls.set(call.id, abort);
-    try {
-      const result = await this.options.plainCall!(caller, call.arguments, abort.signal);
-      return plainLegacyAnswer(call.id, result, sessionId);
-    } finally {
-      session.plainCalls.delete(call.id);
-    }
+    const result = await session.plainCalls.run(call.id, abort, (signal) =>
+      this.options.plainCall!(caller, call.arguments, signal),
+    );
+    return plainLegacyAnswer(call.id, result, sessionId);
   }
 
   /** Closes sessions idle for longer than idleMs. */
@@ -155,7 +152,7 @@ export class LegacySessions {
             void this.sessions.set(id, {
               transport,
               server,
-              plainCalls: new Map(),
+              plainCalls: new PlainCallsInFlight(),
               principal: principalOf(caller),
               lastSeen: this.now(),
             }),
@@ -174,15 +171,9 @@ export class LegacySessions {
 
   private expire(id: string, session: Session): void {
     this.sessions.delete(id);
-    for (const call of session.plainCalls.values()) call.abort();
+    session.plainCalls.abortAll();
     session.transport.close().catch((err: Error) => this.options.onerror?.(err));
   }
-}
-
-/** A client's notifications/cancelled for a plain call aborts it (the SDK's server never saw the request). */
-function cancelPlain(session: Session, body: unknown): void {
-  if (session.plainCalls.size === 0) return;
-  for (const id of cancelledIds(body)) session.plainCalls.get(id)?.abort();
 }
 
 function opensSession(body: unknown): boolean {

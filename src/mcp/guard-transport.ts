@@ -4,15 +4,13 @@
 // would wait forever for an answer. JSON-RPC 2.0 wants an Invalid Request error instead: the
 // stdin filter below answers such a request itself and never passes its line on.
 import { Transform, type Readable } from 'node:stream';
+import { isObject } from './tool-call.js';
 
 /** JSON-RPC 2.0 "Invalid Request". */
 export const INVALID_REQUEST_CODE = -32600;
 
 /** Lines longer than this pass through unread: the SDK's own 10 MiB read limit handles them. */
 const MAX_INSPECTED_LINE = 10 * 1024 * 1024;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Why the SDK would drop this request's `_meta`, or undefined when it is fine (or not a request). */
 export function envelopeProblem(message: unknown): string | undefined {

@@ -10,8 +10,8 @@ import type { Server } from '@modelcontextprotocol/server';
 import type { Readable, Writable } from 'node:stream';
 
 export { createMcpServer } from './server.js';
+export { cannotConfirm, PlainCallsInFlight } from './in-flight.js';
 export {
-  cancelledIds,
   isObject,
   onlyKeys,
   plainCallMessage,

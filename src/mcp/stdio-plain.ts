@@ -7,7 +7,8 @@
 // plain call aborts it; the connection closing aborts every one in flight.
 import type { Server } from '@modelcontextprotocol/server';
 import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { cancelledIds, plainCallMessage, type Result } from './tool-call.js';
+import { cannotConfirm, PlainCallsInFlight } from './in-flight.js';
+import { plainCallMessage, type Result } from './tool-call.js';
 
 type Run = (args: Record<string, unknown>, signal: AbortSignal) => Promise<Result>;
 
@@ -21,23 +22,21 @@ export function interceptPlainCalls(
   const deliver = transport.onmessage;
   const closed = transport.onclose;
   if (deliver === undefined) throw new Error('bug: serveStdio did not set the transport handlers');
-  const inflight = new Map<string | number, AbortController>();
+  const inflight = new PlainCallsInFlight();
   transport.onmessage = (message) => {
     const call = plainCall(legacyServer(), message);
     if (call !== undefined && !inflight.has(call.id)) {
-      const abort = new AbortController();
-      inflight.set(call.id, abort);
-      void run(call.arguments, abort.signal)
+      void inflight
+        .run(call.id, new AbortController(), (signal) => run(call.arguments, signal))
         .then((result) => transport.send({ jsonrpc: '2.0', id: call.id, result }))
-        .catch((err: unknown) => onError(err instanceof Error ? err : new Error(String(err))))
-        .finally(() => inflight.delete(call.id));
+        .catch((err: unknown) => onError(err instanceof Error ? err : new Error(String(err))));
       return;
     }
-    if (inflight.size > 0) for (const id of cancelledIds(message)) inflight.get(id)?.abort();
+    inflight.cancel(message);
     deliver(message);
   };
   transport.onclose = () => {
-    for (const abort of inflight.values()) abort.abort();
+    inflight.abortAll();
     closed?.();
   };
 }
@@ -46,7 +45,6 @@ function plainCall(server: Server | undefined, message: unknown) {
   if (server === undefined) return undefined;
   const call = plainCallMessage(message);
   if (call === undefined || call.meta !== undefined) return undefined;
-  // Undefined until initialize: the SDK answers whatever comes first.
-  const capabilities = server.getClientCapabilities();
-  return capabilities !== undefined && capabilities.elicitation === undefined ? call : undefined;
+  // Before initialize the client's capabilities are unknown: the SDK answers whatever comes first.
+  return cannotConfirm(server) ? call : undefined;
 }

@@ -1,5 +1,5 @@
 /** Persistence: the SQLite catalog store, reached only through its repositories. */
-import { checkpointInBackground, openDatabaseWithTimer, type CheckpointTimer, type Db } from './sqlite.js';
+import { checkpointInBackground, openDatabase, type CheckpointTimer, type Db } from './sqlite.js';
 import { ServersRepo } from './servers-repo.js';
 import { ToolsRepo } from './tools-repo.js';
 import { SnapshotsRepo } from './snapshots-repo.js';
@@ -93,7 +93,7 @@ export interface StoreOptions {
 
 /** Opens the store file (created and migrated as needed) and prunes expired activity rows. */
 export function openStore(path: string, options: StoreOptions = {}): Store {
-  const opened = openDatabaseWithTimer(path);
+  const opened = openDatabase(path);
   const db: Db = opened.db;
   let checkpoints: CheckpointTimer | undefined = opened.checkpoints;
   const activity = new ActivityRepo(db, { ...ACTIVITY_DEFAULTS, ...options.activity });

@@ -7,13 +7,11 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
 export type Db = Database.Database;
 
-/** Opens (creating if needed) the SQLite file in WAL mode and brings its schema up to date. */
-export function openDatabase(path: string): Db {
-  return openDatabaseWithTimer(path).db;
-}
-
-/** openDatabase, with the checkpoint timer it started (none for `:memory:`). */
-export function openDatabaseWithTimer(path: string): { db: Db; checkpoints?: CheckpointTimer } {
+/**
+ * Opens (creating if needed) the SQLite file in WAL mode and brings its schema up to date; with
+ * the checkpoint timer it started (none for `:memory:`).
+ */
+export function openDatabase(path: string): { db: Db; checkpoints?: CheckpointTimer } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   let db: Db;
   let checkpoints: CheckpointTimer | undefined;

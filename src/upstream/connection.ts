@@ -1,4 +1,9 @@
-import { Client, type StandardSchemaV1, type Transport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  SERVER_INFO_META_KEY,
+  type StandardSchemaV1,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { CarteError } from '../errors.js';
 import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom, withStderr } from './connect.js';
 import { mapUpstreamError } from './errors.js';
@@ -319,16 +324,14 @@ function sessionLost(err: unknown): boolean {
   return e?.status === 400 && typeof e.message === 'string' && /session/i.test(e.message);
 }
 
-const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
-
 /**
  * The result without the upstream's own identity in `_meta` (a 2026-era server stamps it on every
  * result): what Carte answers is Carte's, and the SDK stamps Carte's only where none is set.
  */
-export function withoutServerInfo(result: Record<string, unknown>): Record<string, unknown> {
+function withoutServerInfo(result: Record<string, unknown>): Record<string, unknown> {
   const meta = result._meta;
-  if (typeof meta !== 'object' || meta === null || !(SERVER_INFO_KEY in meta)) return result;
-  const { [SERVER_INFO_KEY]: _upstream, ...rest } = meta as Record<string, unknown>;
+  if (typeof meta !== 'object' || meta === null || !(SERVER_INFO_META_KEY in meta)) return result;
+  const { [SERVER_INFO_META_KEY]: _upstream, ...rest } = meta as Record<string, unknown>;
   const { _meta: _old, ...body } = result;
   return Object.keys(rest).length > 0 ? { ...body, _meta: rest } : body;
 }
