@@ -12,6 +12,8 @@ export interface Op {
   /** Search: the order among near-equal results may follow the shared index (docs/security.md). */
   unordered?: boolean;
   send(client: Client, meta: Record<string, unknown> | undefined): Promise<unknown>;
+  /** A call_tool's arguments: also sent down the faces' plain-call path (plainCallTool). */
+  plainArgs?: Record<string, unknown>;
 }
 
 export interface Catalog {
@@ -111,6 +113,7 @@ export function buildOps(cat: Catalog): Op[] {
       label: `call ${key}`,
       inputs: [key, serverOf(key)],
       send: tool('call_tool', { key, arguments: 'x' }),
+      plainArgs: { key, arguments: 'x' },
     });
   }
   const uris = [...cat.resources, ...cat.servers.map((s) => `carte://${s}/nope%3A%2F%2Fx`)];

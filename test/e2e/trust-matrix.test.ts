@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/client';
@@ -23,6 +24,7 @@ import {
   type ProjectId,
 } from './trust-matrix-setup.js';
 import { answerOf, buildOps, type Catalog, type Op } from './trust-matrix-ops.js';
+import { plainCallTool } from '../../src/mcp/index.js';
 
 // Slow: the trust matrix of issue 15. Every token (each project x each scope, resolved from a
 // real bearer header) x every request an agent can send through the MCP face (search, browse at
@@ -180,6 +182,15 @@ describe.each([1, 2])('round %i', () => {
           if (spoofed.norm !== mine.norm)
             mismatches.push(`${op.label} (_meta)\n  got  ${spoofed.norm}\n  want ${mine.norm}`);
           shown += `${masked(mine.raw, op)}\n${masked(spoofed.raw, op)}\n`;
+          // The HTTP and stdio faces answer plain call_tool requests without the SDK's server.
+          if (op.plainArgs) {
+            const args = op.plainArgs;
+            const plain = await answerOf(op, () => plainCallTool(main.gateway, ctx, args));
+            // The same answer; the SDK's client orders its keys its own way.
+            if (!isDeepStrictEqual(JSON.parse(plain.norm), JSON.parse(mine.norm)))
+              mismatches.push(`${op.label} (plain path)\n  got  ${plain.norm}\n  want ${mine.norm}`);
+            shown += `${masked(plain.raw, op)}\n`;
+          }
           refShown += `${masked(oracle.raw, op)}\n`;
         }
       } finally {
