@@ -159,9 +159,11 @@ async function main(): Promise<void> {
       era === undefined
         ? await loadStdio(tmp.dir, profDir, seconds, workers)
         : await loadHttp(tmp.dir, profDir, seconds, era);
-    const files = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
+    // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (a worker
+    // thread, such as the WAL checkpointer's, writes its own).
+    const files = readdirSync(profDir).filter((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
     if (files.length !== 1)
-      throw new Error(`expected one profile in ${profDir}, found ${files.join(', ') || 'none'}`);
+      throw new Error(`expected one main-thread profile in ${profDir}, found ${files.join(', ') || 'none'}`);
     const text = readFileSync(join(profDir, files[0]!), 'utf8');
     const keep = flag('keep');
     if (keep) writeFileSync(keep, text); // for Chrome DevTools or a closer look

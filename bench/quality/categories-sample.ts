@@ -1,7 +1,7 @@
 // The seeded sample of tools labelled by hand in categories-labelled.json (docs/menu.md, "How
 // categories are assigned"). `npx tsx bench/quality/categories-sample.ts [--data DIR] [--fresh]`
 // prints each sampled tool's key, split and text for a person to label (--fresh: only the second
-// sample); the repo keeps only keys and labels.
+// sample; --split S: only split S); the repo keeps only keys and labels.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadJson, requireBenchDir, toolId, type BenchTool } from './data.js';
@@ -18,6 +18,9 @@ export const SAMPLE_QUOTAS = [
   { file: 'catalog-smithery-toolgym-distractors.json', count: 95, perServer: true },
 ] as const;
 const FRESH_QUOTAS = [7, 12, 31];
+/** The third sample's seed: 100 more tools, labelled by a second labeller after the method was frozen. */
+export const FRESH2_SEED = 16;
+const FRESH2_QUOTAS = [14, 24, 62];
 
 /** Mulberry32: a small seeded PRNG, so the sample is the same on every machine. */
 function mulberry32(seed: number): () => number {
@@ -43,7 +46,7 @@ function shuffle<T>(items: readonly T[], random: () => number): T[] {
 /** One sampled tool, with its split. */
 export interface SampledTool {
   tool: BenchTool;
-  split: 'dev' | 'held-out' | 'fresh';
+  split: 'dev' | 'held-out' | 'fresh' | 'fresh-2';
 }
 
 /** Per catalog, shuffled servers and one random tool of each (MetaTool: random tools), skipping `exclude`. */
@@ -71,7 +74,7 @@ function draw(
   return shuffle(picked, random);
 }
 
-/** The first sample (dev and held-out halves), then the fresh one (tools not in the first). */
+/** The first sample (dev and held-out halves), then the fresh ones (tools not in any earlier sample). */
 export function drawSample(dir: string): SampledTool[] {
   const first = draw(
     dir,
@@ -80,9 +83,11 @@ export function drawSample(dir: string): SampledTool[] {
     new Set(),
   );
   const fresh = draw(dir, FRESH_SEED, FRESH_QUOTAS, new Set(first.map(toolId)));
+  const fresh2 = draw(dir, FRESH2_SEED, FRESH2_QUOTAS, new Set([...first, ...fresh].map(toolId)));
   return [
     ...first.map((tool, i) => ({ tool, split: i % 2 === 0 ? ('dev' as const) : ('held-out' as const) })),
     ...fresh.map((tool) => ({ tool, split: 'fresh' as const })),
+    ...fresh2.map((tool) => ({ tool, split: 'fresh-2' as const })),
   ];
 }
 
@@ -90,7 +95,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   const i = process.argv.indexOf('--data');
   const dir = requireBenchDir(resolve(root, i >= 0 ? process.argv[i + 1]! : '../shared/bench'));
-  const only = process.argv.includes('--fresh') ? 'fresh' : undefined;
+  const j = process.argv.indexOf('--split');
+  const only = process.argv.includes('--fresh') ? 'fresh' : j >= 0 ? process.argv[j + 1] : undefined;
   for (const { tool, split } of drawSample(dir).filter((s) => !only || s.split === only)) {
     const params = Object.keys(tool.inputSchema?.properties ?? {}).join(', ');
     console.log(

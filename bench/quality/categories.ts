@@ -1,5 +1,6 @@
 // Category agreement: the automatic categories (src/catalog/categorize.ts) against the labelled
-// sample in categories-labelled.json (docs/menu.md). Run by run.ts, or alone:
+// sample in categories-labelled.json, and a second labeller's labels of it and of 100 more tools
+// (categories-labelled-2.json; docs/menu.md). Run by run.ts, or alone:
 // `npx tsx bench/quality/categories.ts [--data DIR] [--misses]` (--misses lists the dev misses).
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -118,6 +119,43 @@ export function loadLabels(): Label[] {
   return JSON.parse(readFileSync(join(here, 'categories-labelled.json'), 'utf8')) as Label[];
 }
 
+/** A second labeller's label: `alt` when a person could file the tool in a second category as well. */
+export interface SecondLabel extends Label {
+  alt?: string;
+}
+
+/** The second labeller's labels (categories-labelled-2.json): the 200 above, labelled again, and 100 more. */
+export function loadSecondLabels(): SecondLabel[] {
+  return JSON.parse(readFileSync(join(here, 'categories-labelled-2.json'), 'utf8')) as SecondLabel[];
+}
+
+/** Splits of the second labelling: the first labeller's three and a third sample, `fresh-2`. */
+const SECOND_SPLITS = [...SPLITS, 'fresh-2'];
+
+/**
+ * The second labelling (docs/menu.md, "A second labeller"): how often the two labellers agree,
+ * and the default categoriser against the second labeller, alone and counting its `alt`.
+ */
+export function secondLabellerReport(tools: readonly BenchTool[]): string {
+  const first = new Map(loadLabels().map((l) => [l.key, l.category]));
+  const second = loadSecondLabels();
+  const got = method('categorize (default)', {}).categorize(tools);
+  const cell = (list: readonly SecondLabel[], ok: (l: SecondLabel) => boolean) =>
+    list.length ? `${f2(list.filter(ok).length / list.length)} (${list.length})` : '-';
+  const rows = [...SECOND_SPLITS, ''].map((split) => {
+    const list = second.filter((l) => !split || l.split === split);
+    const both = list.filter((l) => first.has(l.key));
+    return `| ${split || 'all'} | ${cell(both, (l) => first.get(l.key) === l.category)} | ${cell(both, (l) => first.get(l.key) === l.category || first.get(l.key) === l.alt)} | ${cell(list, (l) => got.get(l.key) === l.category)} | ${cell(list, (l) => got.get(l.key) === l.category || got.get(l.key) === l.alt)} |`;
+  });
+  return [
+    `A second labeller (${second.length} labels, categories-labelled-2.json):`,
+    '',
+    '| split | labellers agree | ... or on the alt | categorize = second label | ... or its alt |',
+    '|---|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+}
+
 const f2 = (x: number): string => x.toFixed(2);
 
 /** The agreement tables and the speed line, as markdown. */
@@ -142,6 +180,8 @@ export function categoryReport(dir: string, options: { misses?: boolean } = {}):
     }),
   ];
   lines.push(
+    '',
+    secondLabellerReport(tools),
     '',
     `categorize: ${timing.tools} tools (the big catalog) in ${timing.ms.toFixed(0)} ms of CPU (best of ` +
       `${SPEED_RUNS}; the first run, which also searches each distinct word once, ${timing.firstMs.toFixed(0)} ms)`,
