@@ -63,6 +63,8 @@ export class AuditLog {
    * call is refused with a `store` error and `run` never runs), then its outcome (`ok`,
    * `tool_error`, or the CarteError code thrown), duration and result size. The result or error
    * passes through untouched; a failed finish is logged, and the `started` row stays as evidence.
+   * Both writes are group commits (store/group-commit.ts): `run` starts only once the `started`
+   * row is committed, and the result is returned only once its outcome is.
    */
   async call(
     ctx: CallerContext,
@@ -73,7 +75,7 @@ export class AuditLog {
     let id: number;
     try {
       const args = this.argColumns(target.args);
-      id = this.store.activity.begin({
+      id = await this.store.activity.beginGrouped({
         kind: 'call',
         at: Date.now(),
         key,
@@ -99,13 +101,13 @@ export class AuditLog {
       result = await run();
     } catch (err) {
       const end = { outcome: toCarteError(err).code, durationMs: performance.now() - start };
-      this.finish(id, target.key, end);
+      await this.finish(id, target.key, end);
       this.notify({ kind: 'call', key, server, ...end });
       throw err;
     }
     const durationMs = performance.now() - start; // before sizing: the duration is the upstream's
     const outcome = result.isError === true ? 'tool_error' : 'ok';
-    this.finish(id, target.key, { outcome, durationMs, resultBytes: estimateJsonBytes(result) });
+    await this.finish(id, target.key, { outcome, durationMs, resultBytes: estimateJsonBytes(result) });
     this.notify({ kind: 'call', key, server, outcome, durationMs });
     return result;
   }
@@ -138,13 +140,13 @@ export class AuditLog {
     }
   }
 
-  private finish(
+  private async finish(
     id: number,
     key: string,
     end: { outcome: ActivityOutcome; durationMs: number; resultBytes?: number },
-  ): void {
+  ): Promise<void> {
     try {
-      if (!this.store.activity.finish(id, end))
+      if (!(await this.store.activity.finishGrouped(id, end)))
         this.warn(`the audit row of a call to "${key}" was gone before it finished (pruned?)`);
     } catch (err) {
       this.warn(`cannot finish audit rows of tool calls (they stay "started"): ${operatorMessage(err)}`);

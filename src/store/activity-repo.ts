@@ -1,5 +1,6 @@
 import { CarteError, type ErrorCode } from '../errors.js';
 import { auditSelect, toAuditRow, type AuditQuery, type AuditRow } from './audit-rows.js';
+import { GroupCommit } from './group-commit.js';
 import { prepared, type Db } from './sqlite.js';
 
 /**
@@ -121,6 +122,7 @@ export class ActivityRepo {
   private readonly insert;
   private readonly insertSession;
   private readonly update;
+  private readonly group;
   private writes = 0;
 
   constructor(
@@ -143,6 +145,7 @@ export class ActivityRepo {
       `INSERT INTO activity (at, kind, outcome, duration_ms, tokens_sent, tokens_listing)
        VALUES (?, 'session', 'ok', ?, ?, ?)`,
     );
+    this.group = new GroupCommit(db);
   }
 
   /** Appends one event (one prepared INSERT); every PRUNE_EVERY writes, prunes a bounded batch. */
@@ -167,6 +170,24 @@ export class ActivityRepo {
       id,
     ).changes;
     return changes === 1;
+  }
+
+  /**
+   * `begin` in a group commit (group-commit.ts) with the other writes asked for in this turn of the
+   * event loop: resolves with the row's id once the row is committed.
+   */
+  beginGrouped(event: StartedEvent): Promise<number> {
+    return this.group.add(() => this.begin(event));
+  }
+
+  /** `finish` in a group commit: resolves once the outcome is committed. */
+  finishGrouped(id: number, end: FinishedCall): Promise<boolean> {
+    return this.group.add(() => this.finish(id, end));
+  }
+
+  /** Commits the grouped writes queued now (before the store closes). */
+  flush(): void {
+    this.group.flush();
   }
 
   /** Audit rows matching `q`, newest first (the time index, no sort). */

@@ -115,6 +115,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     },
     close: () => {
       checkpoints?.stop();
+      activity.flush(); // grouped audit writes still queued: no row is lost to a close
       db.close();
     },
   };
