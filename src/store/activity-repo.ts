@@ -124,6 +124,8 @@ export class ActivityRepo {
   private readonly update;
   private readonly group;
   private writes = 0;
+  /** Calls begun through beginGrouped and not finished: how many others may write this turn. */
+  private grouped = 0;
 
   constructor(
     private readonly db: Db,
@@ -174,15 +176,20 @@ export class ActivityRepo {
 
   /**
    * `begin` in a group commit (group-commit.ts) with the other writes asked for in this turn of the
-   * event loop: resolves with the row's id once the row is committed.
+   * event loop: resolves with the row's id once the row is committed. With no other grouped call
+   * in flight the write is taken to be alone and waits for no turn.
    */
   beginGrouped(event: StartedEvent): Promise<number> {
-    return this.group.add(() => this.begin(event));
+    const wait = this.grouped++ > 0 ? 'turn' : 'task';
+    const id = this.group.add(() => this.begin(event), wait);
+    id.catch(() => this.grouped--); // a call whose row failed never finishes
+    return id;
   }
 
   /** `finish` in a group commit: resolves once the outcome is committed. */
   finishGrouped(id: number, end: FinishedCall): Promise<boolean> {
-    return this.group.add(() => this.finish(id, end));
+    const wait = --this.grouped > 0 ? 'turn' : 'task';
+    return this.group.add(() => this.finish(id, end), wait);
   }
 
   /** Commits the grouped writes queued now (before the store closes). */

@@ -51,6 +51,46 @@ describe('GroupCommit', () => {
     expect(seenByReader).toEqual([16]); // the first to settle already finds all sixteen committed
   });
 
+  it('a write expected alone commits when the current task ends, without waiting for a turn', async () => {
+    const { db, insert, count } = setUp();
+    const group = new GroupCommit(db);
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const inTx: boolean[] = [];
+    const both = [
+      group.add(() => inTx.push(db.inTransaction) && insert.run('a').changes, 'task'),
+      group.add(() => inTx.push(db.inTransaction) && insert.run('b').changes, 'task'),
+    ];
+    await Promise.all(both);
+    expect(turned).toBe(false);
+    expect(count()).toBe(2);
+    expect(inTx).toEqual([true, true]); // asked for in the same task: one transaction
+  });
+
+  it("the activity table groups a call's writes by the turn only while other calls are in flight", async () => {
+    const path = tempPath();
+    const store = openStore(path);
+    try {
+      const turns = () => new Promise<void>((r) => setImmediate(r));
+      let turned = false;
+      void turns().then(() => (turned = true));
+      const lone = await store.activity.beginGrouped({ kind: 'call', key: 'a/x', server: 'a' });
+      expect(turned).toBe(false); // alone: no turn waited
+      const second = store.activity.beginGrouped({ kind: 'call', key: 'a/y', server: 'a' });
+      let settled = false;
+      void second.then(() => (settled = true));
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(settled).toBe(false); // another call in flight: it waits for the turn's end
+      const id2 = await second;
+      await store.activity.finishGrouped(lone, { outcome: 'ok', durationMs: 1 });
+      await store.activity.finishGrouped(id2, { outcome: 'ok', durationMs: 1 });
+      expect(store.activity.audit().map((r) => r.outcome)).toEqual(['ok', 'ok']);
+    } finally {
+      store.close();
+    }
+  });
+
   it('a write that throws fails only its caller: the others run again alone, once each', async () => {
     const { db, insert, count } = setUp();
     const group = new GroupCommit(db);

@@ -1,8 +1,10 @@
-// Group commit: writes asked for during one turn of the event loop share one transaction. A
-// SQLite commit costs the same for one row as for sixteen (its locks and WAL frames dominate:
-// 85 µs for a call's two commits alone against 11 µs each when sixteen calls share them, on the
-// shared 2-core machine, docs/benchmarks.md "Group commit"), and a gateway with many calls in
-// flight receives several in one turn. Each write's promise settles only after its transaction
+// Group commit: writes asked for close together share one transaction. A SQLite commit costs the
+// same for one row as for sixteen (its locks and WAL frames dominate: 85 µs for a call's two
+// commits alone against 11 µs each when sixteen calls share them, on the shared 2-core machine,
+// docs/benchmarks.md "Group commit of audit rows"), and a gateway with many calls in flight
+// receives several in one turn of the event loop. A write that expects company waits for the end
+// of the turn (setImmediate); a lone one only for the end of the current task (a microtask), so
+// one call at a time pays no extra turn. Each write's promise settles only after its transaction
 // committed, so what a caller awaits is as durable as an autocommitted statement.
 import type { Db } from './sqlite.js';
 
@@ -15,17 +17,29 @@ interface Pending {
 export class GroupCommit {
   private queue: Pending[] = [];
   private scheduled: NodeJS.Immediate | undefined;
+  private taskFlush = false;
   private readonly runAll: (queue: readonly Pending[]) => unknown[];
 
   constructor(db: Db) {
     this.runAll = db.transaction((queue: readonly Pending[]) => queue.map((p) => p.write()));
   }
 
-  /** Runs `write` (synchronous statements) in the next group's transaction; settles after its commit. */
-  add<T>(write: () => T): Promise<T> {
+  /**
+   * Runs `write` (synchronous statements) in the next group's transaction; settles after its
+   * commit. `wait`: `turn` when other writes are likely this turn (calls in flight), `task` when
+   * the write is probably alone (it then shares only with writes of the same task).
+   */
+  add<T>(write: () => T, wait: 'turn' | 'task' = 'turn'): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
-      this.scheduled ??= setImmediate(() => this.flush());
+      if (wait === 'turn') this.scheduled ??= setImmediate(() => this.flush());
+      else if (!this.taskFlush) {
+        this.taskFlush = true;
+        queueMicrotask(() => {
+          this.taskFlush = false;
+          this.flush();
+        });
+      }
     });
   }
 
