@@ -1,7 +1,8 @@
 // The seeded sample of tools labelled by hand in categories-labelled.json (docs/menu.md, "How
 // categories are assigned"). `npx tsx bench/quality/categories-sample.ts [--data DIR] [--fresh]`
 // prints each sampled tool's key, split and text for a person to label (--fresh: only the second
-// sample; --split S: only split S); the repo keeps only keys and labels.
+// sample; --split S: only split S; --context: as the second labeller read them, with the server's
+// text and no split); the repo keeps only keys and labels.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadJson, requireBenchDir, toolId, type BenchTool } from './data.js';
@@ -91,16 +92,48 @@ export function drawSample(dir: string): SampledTool[] {
   ];
 }
 
+/**
+ * What the second labeller read of each tool (docs/menu.md, "A second labeller"): the key, the
+ * description (500 characters), the parameter names, the server's description and up to 12 of
+ * its other tools' names; no split, so the reader cannot tell dev from held-out.
+ */
+function withContext(dir: string, sample: readonly SampledTool[]): string {
+  const all = SAMPLE_QUOTAS.flatMap((q) => loadJson<BenchTool[]>(dir, q.file));
+  const names = new Map<string, string[]>();
+  for (const t of all) names.set(t.server, [...(names.get(t.server) ?? []), t.name]);
+  return sample
+    .map(({ tool }) => {
+      const others = (names.get(tool.server) ?? []).filter((n) => n !== tool.name);
+      const lines = [
+        toolId(tool),
+        `  description: ${(tool.description ?? '').slice(0, 500)}`,
+        `  params: ${Object.keys(tool.inputSchema?.properties ?? {}).join(', ')}`,
+        ...(tool.server_description
+          ? [`  server description: ${tool.server_description.slice(0, 300)}`]
+          : []),
+        // MetaTool's tools share one pseudo-server: their neighbours say nothing of them.
+        ...(tool.server !== 'metatool' && others.length > 0
+          ? [`  other tools of this server (${others.length}): ${others.slice(0, 12).join(', ')}`]
+          : []),
+      ];
+      return `${lines.join('\n')}\n`;
+    })
+    .join('\n');
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   const i = process.argv.indexOf('--data');
   const dir = requireBenchDir(resolve(root, i >= 0 ? process.argv[i + 1]! : '../shared/bench'));
   const j = process.argv.indexOf('--split');
   const only = process.argv.includes('--fresh') ? 'fresh' : j >= 0 ? process.argv[j + 1] : undefined;
-  for (const { tool, split } of drawSample(dir).filter((s) => !only || s.split === only)) {
-    const params = Object.keys(tool.inputSchema?.properties ?? {}).join(', ');
-    console.log(
-      `${toolId(tool)}  [${split}]\n  ${(tool.description ?? '').slice(0, 400)}\n  params: ${params}\n`,
-    );
-  }
+  const sample = drawSample(dir).filter((s) => !only || s.split === only);
+  if (process.argv.includes('--context')) console.log(withContext(dir, sample));
+  else
+    for (const { tool, split } of sample) {
+      const params = Object.keys(tool.inputSchema?.properties ?? {}).join(', ');
+      console.log(
+        `${toolId(tool)}  [${split}]\n  ${(tool.description ?? '').slice(0, 400)}\n  params: ${params}\n`,
+      );
+    }
 }
