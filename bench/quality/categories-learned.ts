@@ -8,8 +8,7 @@
 // `npx tsx bench/quality/categories-learned.ts [--data DIR]`
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { categorizeServer, type CategorizeTool, type ToolCategory } from '../../src/catalog/categorize.js';
-import { CATEGORY_IDS } from '../../src/gateway/index.js';
+import { categorizeCatalog, CATEGORY_IDS } from '../../src/gateway/index.js';
 import { tokenize } from '../../src/search/index.js';
 import { CATALOGS, loadLabels, loadSecondLabels } from './categories.js';
 import { loadJson, requireBenchDir, toolId, type BenchTool } from './data.js';
@@ -135,25 +134,7 @@ function main(): void {
   const dir = requireBenchDir(resolve(here, '../..', i >= 0 ? process.argv[i + 1]! : '../shared/bench'));
   const tools = CATALOGS.flatMap((f) => loadJson<BenchTool[]>(dir, f));
   const byKey = new Map(tools.map((t) => [toolId(t), t]));
-  // Each server's tools categorised together, with their blended scores (as categorizeCatalog does).
-  const servers = new Map<string, { description?: string; tools: CategorizeTool[] }>();
-  for (const t of tools) {
-    let server = servers.get(t.server);
-    if (!server) servers.set(t.server, (server = { tools: [] }));
-    if (server.description === undefined && t.server_description) server.description = t.server_description;
-    if (server.tools.some((x) => x.key === toolId(t))) continue;
-    server.tools.push({
-      key: toolId(t),
-      name: t.name,
-      ...(t.description ? { description: t.description } : {}),
-      paramNames: Object.keys(t.inputSchema?.properties ?? {}),
-    });
-  }
-  const scored = new Map<string, ToolCategory>();
-  for (const [id, server] of servers) {
-    const info = { id, ...(server.description ? { description: server.description } : {}) };
-    for (const [key, c] of categorizeServer(info, server.tools, { scores: true })) scored.set(key, c);
-  }
+  const scored = new Map(categorizeCatalog(tools, { scores: true }).tools.map((t) => [t.key, t]));
   const example = (key: string, category: string): Example => {
     const s = scored.get(key)!.scores!;
     return {

@@ -12,6 +12,8 @@ export interface CategorizedTool {
   key: string;
   category: CategoryId;
   tags: string[];
+  /** The blended scores, only under `options.scores` (benches read them; the CLI does not ask). */
+  scores?: Record<CategoryId, number>;
 }
 
 /** The categories of a catalog given as data. */
@@ -70,7 +72,7 @@ export function categorizeCatalog(
   for (const [id, server] of servers) {
     const info = { id, ...(server.description ? { description: server.description } : {}) };
     for (const [key, c] of categorizeServer(info, server.tools, options)) {
-      byKey.set(key, { key, category: c.category, tags: c.tags });
+      byKey.set(key, { key, category: c.category, tags: c.tags, ...(c.scores ? { scores: c.scores } : {}) });
     }
   }
   return { tools: order.map((key) => byKey.get(key)!), servers: servers.size, duplicates };

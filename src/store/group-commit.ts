@@ -54,17 +54,18 @@ export class GroupCommit {
     const queue = this.queue;
     this.queue = [];
     if (queue.length === 0) return;
+    if (queue.length === 1) return this.settleAlone(queue[0]!);
     let values: unknown[];
     try {
-      values = queue.length === 1 ? [queue[0]!.write()] : this.runAll(queue);
-    } catch (err) {
-      if (queue.length === 1) return queue[0]!.reject(err);
+      values = this.runAll(queue);
+    } catch {
       for (const p of queue) this.settleAlone(p);
       return;
     }
     queue.forEach((p, i) => p.resolve(values[i]));
   }
 
+  /** One write on its own (autocommitted), settling its caller. */
   private settleAlone(p: Pending): void {
     let value: unknown;
     try {
