@@ -7,7 +7,8 @@ import {
 import { CarteError } from '../errors.js';
 import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom, withStderr } from './connect.js';
 import { mapUpstreamError } from './errors.js';
-import { resultSchema } from './result-validator.js';
+import { PlainCalls } from './plain-calls.js';
+import { resultSchema, wireCodec } from './result-validator.js';
 import { StderrTail } from './stderr-tail.js';
 import { transportPid } from './transport.js';
 import type { CallOptions, ConnectOptions, KnownEra, UpstreamTarget } from './types.js';
@@ -37,6 +38,8 @@ export class UpstreamConnection {
   private transportError: string | null = null;
   /** tools/call's result schema for the current client (see result-validator.ts). */
   private callSchema?: { client: Client; schema: StandardSchemaV1 | undefined };
+  /** tools/call without the SDK's request funnel: 2025-era stdio upstreams only (plain-calls.ts). */
+  private plain?: PlainCalls;
 
   private constructor(
     readonly serverId: string,
@@ -93,6 +96,7 @@ export class UpstreamConnection {
       options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
     );
     conn.wire(client, options);
+    if (target.kind === 'stdio' && options.plainCalls !== false) conn.plain = plainCalls(client, transport);
     if (target.kind === 'remote') {
       // HTTP sessions can expire server-side (HTTP 404): open a fresh one with the known era.
       conn.redial = () =>
@@ -202,6 +206,15 @@ export class UpstreamConnection {
       `tools/call "${name}"`,
       options.timeoutMs,
       () => {
+        if (this.plain) {
+          const { timeoutMs: timeout, signal, onProgress } = options;
+          return this.plain.call({
+            params,
+            timeoutMs: timeout,
+            ...(signal ? { signal } : {}),
+            ...(onProgress ? { onProgress } : {}),
+          });
+        }
         const request = { method: 'tools/call' as const, params };
         const opts = {
           timeout: options.timeoutMs,
@@ -313,6 +326,16 @@ export class UpstreamConnection {
     }
   }
 }
+
+/** Plain calls for a connection in the 2025 era; a 2026-era one keeps the SDK's (it adds `_meta`). */
+function plainCalls(client: Client, transport: Transport): PlainCalls | undefined {
+  const codec = wireCodec(client);
+  if (codec === undefined || codec.era !== LEGACY_WIRE_ERA) return undefined;
+  return new PlainCalls(transport, codec);
+}
+
+/** The codec era of the 2025-11-25 wire, which every pre-2026 protocol version speaks. */
+const LEGACY_WIRE_ERA = '2025-11-25';
 
 /**
  * The server no longer knows our session: HTTP 404 (the spec's answer), or HTTP 400 naming the

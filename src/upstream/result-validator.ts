@@ -4,11 +4,12 @@
 // goes"). This is the same check with the probe done once per client.
 import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
 
-type Outcome = { ok: true; value: unknown } | { ok: false; reason: string; message?: string };
+import type { CallCodec } from './plain-calls.js';
 
-/** The part of the SDK's (protected) wire codec this uses: the era's result check. */
-interface ResultCodec {
-  validateResult(method: string, raw: unknown): Outcome;
+/** The negotiated era's wire codec (a protected SDK method), or undefined if the SDK changed shape. */
+export function wireCodec(client: Client): (CallCodec & { era?: unknown }) | undefined {
+  const wire = (client as unknown as { _wireCodec?: () => CallCodec & { era?: unknown } })._wireCodec;
+  return typeof wire === 'function' ? wire.call(client) : undefined;
 }
 
 /**
@@ -17,9 +18,8 @@ interface ResultCodec {
  * shape), and the caller lets the SDK choose as before.
  */
 export function resultSchema(client: Client, method: string): StandardSchemaV1 | undefined {
-  const wire = (client as unknown as { _wireCodec?: () => ResultCodec })._wireCodec;
-  if (typeof wire !== 'function') return undefined;
-  const codec = wire.call(client);
+  const codec = wireCodec(client);
+  if (codec === undefined) return undefined;
   const probe = codec.validateResult(method, undefined);
   if (!probe.ok && probe.reason === 'not-in-era') return undefined;
   return {

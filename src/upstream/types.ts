@@ -28,6 +28,8 @@ export interface ConnectOptions {
   onToolsChanged?: () => void;
   /** Called once when the connection closes; `expected` is false when the upstream went away by itself. */
   onClose?: (expected: boolean) => void;
+  /** tools/call to a 2025-era stdio upstream without the SDK's request funnel (default true; off compares the two). */
+  plainCalls?: boolean;
   /** Largest message the upstream may send, in bytes (stdio read buffer; checked on HTTP results). */
   maxMessageBytes?: number;
 }

@@ -1,0 +1,129 @@
+// Plain tools/call (plain-calls.ts) against the SDK's request funnel: the same fixture server, one
+// connection each way, and every outcome a call can have must read the same through both.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturePath } from '../../test/fixtures/harness.js';
+import { CarteError } from '../errors.js';
+import { UpstreamPool, type CallOptions, type ProgressUpdate, type UpstreamConnection } from './index.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const target = { kind: 'stdio' as const, command: process.execPath, args: [fixturePath('faults')], env: {} };
+
+/** The fixture speaks both eras; the npm reference servers, 2025 only. Plain calls are for 2025. */
+const legacy = { version: '2025-11-25' };
+
+/** One connection with plain calls and one through the SDK, to the faults fixture. */
+async function pair(pool: UpstreamPool): Promise<{ plain: UpstreamConnection; sdk: UpstreamConnection }> {
+  const open = (id: string, plainCalls: boolean) =>
+    pool.connect(id, target, { timeoutMs: 10_000, logger: quiet, plainCalls, known: legacy });
+  const both = { plain: await open('plain', true), sdk: await open('sdk', false) };
+  expect([both.plain.info.protocolEra, both.sdk.info.protocolEra]).toEqual(['2025-11-25', '2025-11-25']);
+  return both;
+}
+
+/** A call's outcome as data: the result, or the error's code, message and details. */
+async function outcome(
+  conn: UpstreamConnection,
+  name: string,
+  args: object,
+  options: Partial<CallOptions> = {},
+) {
+  try {
+    return {
+      result: await conn.callTool(name, args as Record<string, unknown>, { timeoutMs: 10_000, ...options }),
+    };
+  } catch (err) {
+    if (!(err instanceof CarteError)) throw err;
+    return {
+      error: { code: err.code, message: err.message.replaceAll('"plain"', '"sdk"'), details: err.details },
+    };
+  }
+}
+
+describe('plain tools/call to a 2025-era stdio upstream', () => {
+  const pool = new UpstreamPool();
+  let conns: { plain: UpstreamConnection; sdk: UpstreamConnection };
+  beforeAll(async () => {
+    conns = await pair(pool);
+  });
+  afterAll(() => pool.closeAll());
+
+  it.each([
+    ['echo', { text: 'héllo' }],
+    ['is_error', {}],
+    ['big_result', { bytes: -1 }],
+    ['no_such_tool', {}],
+    ['bad_output', {}],
+  ])('answers %s exactly as the SDK does', async (name, args) => {
+    const plain = await outcome(conns.plain, name, args);
+    expect(plain).toEqual(await outcome(conns.sdk, name, args));
+  });
+
+  it('relays progress and resets the timeout on it, as the SDK does', async () => {
+    const seen = { plain: [] as ProgressUpdate[], sdk: [] as ProgressUpdate[] };
+    const run = (which: 'plain' | 'sdk') =>
+      outcome(
+        conns[which],
+        'slow',
+        { ms: 600, steps: 4 },
+        { timeoutMs: 400, onProgress: (p) => seen[which].push(p) },
+      );
+    const [plain, sdk] = await Promise.all([run('plain'), run('sdk')]);
+    // The result names the progress token, which is the SDK's number or our string.
+    const text = (o: typeof plain) => JSON.stringify(o).replace(/progressToken [^)]+/, 'progressToken T');
+    expect(text(plain)).toBe(text(sdk));
+    expect(text(plain)).toContain('4 steps done');
+    // The plain path was taken: the SDK's tokens are numbers, ours are `carte:N`.
+    expect(JSON.stringify(plain)).toMatch(/progressToken \\"carte:\d+\\"/);
+    expect(JSON.stringify(sdk)).toMatch(/progressToken \d+/);
+    expect(seen.plain).toEqual(seen.sdk);
+    expect(seen.plain).toHaveLength(4);
+  });
+
+  it('times out and cancels upstream, with the SDK timeout error', async () => {
+    const [plain, sdk] = await Promise.all([
+      outcome(conns.plain, 'hang', {}, { timeoutMs: 200 }),
+      outcome(conns.sdk, 'hang', {}, { timeoutMs: 200 }),
+    ]);
+    expect(plain).toEqual(sdk);
+    expect(plain.error?.code).toBe('timeout');
+    await expect.poll(async () => stats(await statsText(conns.plain)).hangCancelled).toBe(1);
+  });
+
+  it('ends an aborted call as cancelled and tells the upstream', async () => {
+    const controller = new AbortController();
+    const call = outcome(conns.plain, 'hang', {}, { signal: controller.signal });
+    setTimeout(() => controller.abort('the caller went away'), 50);
+    expect((await call).error).toMatchObject({
+      code: 'cancelled',
+      message: 'tools/call "hang" on server "sdk" was cancelled',
+    });
+    await expect.poll(async () => stats(await statsText(conns.plain)).hangCancelled).toBe(2);
+  });
+
+  it('keeps each answer with its call while SDK requests share the connection', async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => `call ${i}`);
+    const [answers, tools] = await Promise.all([
+      Promise.all(texts.map((text) => conns.plain.callTool('echo', { text }, { timeoutMs: 10_000 }))),
+      conns.plain.listTools(10_000),
+    ]);
+    expect(answers.map((a) => (a.content as { text: string }[])[0]!.text)).toEqual(texts);
+    expect(tools.map((t) => t.name)).toContain('echo');
+  });
+
+  it('fails the calls in flight when the upstream exits, as the SDK does', async () => {
+    const fresh = await pair(new UpstreamPool());
+    const [plain, sdk] = await Promise.all([
+      outcome(fresh.plain, 'crash', {}),
+      outcome(fresh.sdk, 'crash', {}),
+    ]);
+    expect(plain).toEqual(sdk);
+    expect(plain.error?.code).toBe('upstream_unavailable');
+  });
+});
+
+const stats = (text: string) => JSON.parse(text) as { hangCancelled: number };
+
+async function statsText(conn: UpstreamConnection): Promise<string> {
+  const r = await conn.callTool('stats', {}, { timeoutMs: 10_000 });
+  return (r.content as { text: string }[])[0]!.text;
+}

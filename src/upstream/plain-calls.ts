@@ -1,0 +1,189 @@
+// tools/call to a 2025-era stdio upstream without the client SDK's request machinery
+// (docs/benchmarks.md, "seventh pass"). The SDK's request funnel costs a promise executor, an abort
+// listener, a timeout record and a second promise per call; this sends the request on the same
+// transport under a string id of our own (`carte:N`, which the SDK never uses), takes the response
+// and its progress notifications off the transport before the SDK sees them, and checks the result
+// with the era's own codec, so a result reads exactly as it did through `client.request`. Errors are
+// the SDK's own types (SdkError, ProtocolError), so mapUpstreamError explains them as before.
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import type { ProgressUpdate } from './types.js';
+
+/** The part of the SDK's wire codec a result goes through: decode (era lift), then the era's schema. */
+export interface CallCodec {
+  decodeResult(method: string, raw: unknown): { kind: string; result?: unknown; error?: unknown };
+  validateResult(
+    method: string,
+    raw: unknown,
+  ): { ok: true; value: unknown } | { ok: false; reason: string; message?: string };
+}
+
+export interface PlainRequest {
+  params: Record<string, unknown>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (p: ProgressUpdate) => void;
+}
+
+interface Pending {
+  resolve(result: Record<string, unknown>): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+  onProgress?: (p: ProgressUpdate) => void;
+}
+
+const ID_PREFIX = 'carte:';
+const METHOD = 'tools/call';
+
+/** Plain tools/call requests on one connected transport (wraps its message and close handlers). */
+export class PlainCalls {
+  private next = 0;
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly codec: CallCodec,
+  ) {
+    const deliver = transport.onmessage;
+    const closed = transport.onclose;
+    if (deliver === undefined) throw new Error('bug: PlainCalls attached before the client connected');
+    transport.onmessage = (message, extra) => {
+      if (this.pending.size === 0 || !this.take(message)) deliver(message, extra);
+    };
+    transport.onclose = () => {
+      try {
+        closed?.();
+      } finally {
+        this.failAll(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+      }
+    };
+  }
+
+  /** Sends one tools/call and settles with the checked result, or the SDK's error for the failure. */
+  call(request: PlainRequest): Promise<Record<string, unknown>> {
+    const { signal } = request;
+    if (signal?.aborted)
+      return Promise.reject(new SdkError(SdkErrorCode.RequestTimeout, String(signal.reason)));
+    const id = `${ID_PREFIX}${++this.next}`;
+    const params = request.onProgress
+      ? { ...request.params, _meta: { ...(request.params._meta as object | undefined), progressToken: id } }
+      : request.params;
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
+      const onAbort = () =>
+        this.cancel(id, new SdkError(SdkErrorCode.RequestTimeout, String(signal!.reason)));
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      const timeout = request.timeoutMs;
+      const timer = setTimeout(
+        () => this.cancel(id, new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })),
+        timeout,
+      );
+      this.pending.set(id, {
+        resolve: (r) => (done(), resolve(r)),
+        reject: (e) => (done(), reject(e)),
+        timer,
+        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.transport
+        .send({ jsonrpc: '2.0', id, method: METHOD, params })
+        .catch((err: unknown) => this.settle(id)?.reject(asError(err)));
+    });
+  }
+
+  /** Whether `message` was a response or progress of ours (then it is handled here). */
+  private take(message: JSONRPCMessage): boolean {
+    const m = message as { id?: unknown; method?: unknown; params?: { progressToken?: unknown } };
+    if (typeof m.id === 'string') {
+      if (!m.id.startsWith(ID_PREFIX) || 'method' in m) return false;
+      const p = this.settle(m.id);
+      if (p === undefined) return false; // late, after a timeout: the SDK reports it as before
+      this.answer(
+        p,
+        message as { result?: unknown; error?: { code: number; message: string; data?: unknown } },
+      );
+      return true;
+    }
+    if (m.method !== 'notifications/progress') return false;
+    const token = m.params?.progressToken;
+    const p = typeof token === 'string' ? this.pending.get(token) : undefined;
+    if (p?.onProgress === undefined) return false;
+    p.timer.refresh(); // resetTimeoutOnProgress, as callTool asked of the SDK
+    const {
+      progress,
+      total,
+      message: text,
+    } = m.params as { progress: number; total?: number; message?: string };
+    p.onProgress({
+      progress,
+      ...(total !== undefined ? { total } : {}),
+      ...(text !== undefined ? { message: text } : {}),
+    });
+    return true;
+  }
+
+  private answer(
+    p: Pending,
+    response: { result?: unknown; error?: { code: number; message: string; data?: unknown } },
+  ): void {
+    if (response.error !== undefined) {
+      const e = response.error;
+      p.reject(ProtocolError.fromError(e.code, e.message, e.data));
+      return;
+    }
+    let decoded: ReturnType<CallCodec['decodeResult']>;
+    try {
+      decoded = this.codec.decodeResult(METHOD, response.result);
+    } catch (err) {
+      p.reject(asError(err));
+      return;
+    }
+    if (decoded.kind !== 'complete') {
+      p.reject(
+        decoded.error instanceof Error
+          ? decoded.error
+          : new SdkError(SdkErrorCode.InvalidResult, `Invalid result for ${METHOD}: ${decoded.kind}`),
+      );
+      return;
+    }
+    const checked = this.codec.validateResult(METHOD, decoded.result);
+    if (checked.ok) p.resolve(checked.value as Record<string, unknown>);
+    else {
+      const why = checked.reason === 'invalid' ? (checked.message ?? 'invalid') : `not-in-era: ${METHOD}`;
+      p.reject(new SdkError(SdkErrorCode.InvalidResult, `Invalid result for ${METHOD}: ${why}`));
+    }
+  }
+
+  /** Removes a pending call (and its timer); undefined when it already settled. */
+  private settle(id: string): Pending | undefined {
+    const p = this.pending.get(id);
+    if (p === undefined) return undefined;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    return p;
+  }
+
+  /** Timed out or aborted: tell the upstream (as the SDK does) and fail the call. */
+  private cancel(id: string, err: SdkError): void {
+    const p = this.settle(id);
+    if (p === undefined) return;
+    this.transport
+      .send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: err.message },
+      })
+      .catch(() => undefined);
+    p.reject(err);
+  }
+
+  private failAll(err: SdkError): void {
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(err);
+  }
+}
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
