@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { envelopeProblem, guardStdin, refuseLine } from './guard-transport.js';
+import { envelopeProblem, guardStdin, plainCandidate, refuseLine } from './guard-transport.js';
 
 const request = (params: unknown) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
 const TOKEN = 'params._meta.progressToken must be a string or an integer';
@@ -43,7 +43,7 @@ describe('guardStdin', () => {
   it('answers bad requests, passes every other byte on, across chunk boundaries', async () => {
     const input = new PassThrough();
     const refused: unknown[] = [];
-    const out = guardStdin(input, (a) => refused.push(a));
+    const out = guardStdin(input, { refuse: (a) => refused.push(a) });
     const chunks: Buffer[] = [];
     out.on('data', (c: Buffer) => chunks.push(c));
     const good = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n';
@@ -54,5 +54,36 @@ describe('guardStdin', () => {
     await new Promise((resolve) => out.on('end', resolve));
     expect(Buffer.concat(chunks).toString()).toBe(`${good}not json\n${good}partial`);
     expect(refused).toEqual([{ id: 2, code: -32600, message: `Invalid Request: ${TOKEN}` }]);
+  });
+
+  it('offers parsed plain-call lines to take and drops the ones it took', async () => {
+    const input = new PassThrough();
+    const offered: unknown[] = [];
+    const out = guardStdin(input, {
+      refuse: () => undefined,
+      take: () => (message) => (offered.push(message), (message as { id: number }).id === 1),
+    });
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    const call = (id: number) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"call_tool"}}\n`;
+    const list = '{"jsonrpc":"2.0","id":3,"method":"tools/list"}\n';
+    const all = `${call(1)}${list}${call(2)}`;
+    for (let i = 0; i < all.length; i += 5) input.write(all.slice(i, i + 5));
+    input.end();
+    await new Promise((resolve) => out.on('end', resolve));
+    expect(Buffer.concat(chunks).toString()).toBe(`${list}${call(2)}`);
+    expect(offered).toEqual([JSON.parse(call(1)), JSON.parse(call(2))]);
+  });
+});
+
+describe('plainCandidate', () => {
+  it.each([
+    ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_tool"}}', true],
+    ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{},"name":"call_tool"}}', false], // not plain
+    ['{"jsonrpc":"2.0","id":1,"method":"tools/list"}', false],
+    ['{"method":"tools/call" not json', false],
+  ])('%s -> parsed: %s', (line, parsed) => {
+    expect(plainCandidate(line) !== undefined).toBe(parsed);
   });
 });

@@ -2,7 +2,9 @@
 // transport refuses a message whose envelope fails its schema (e.g. `_meta.progressToken` that
 // is neither a string nor an integer) while parsing it, through `onerror` only, so the client
 // would wait forever for an answer. JSON-RPC 2.0 wants an Invalid Request error instead: the
-// stdin filter below answers such a request itself and never passes its line on.
+// stdin filter below answers such a request itself and never passes its line on. It also hands a
+// line that may be a plain `call_tool` (stdio-plain.ts) to `take` once parsed, so a call answered
+// without the SDK's server is read once, not again by the SDK's transport (JSON, then its schema).
 import { Transform, type Readable } from 'node:stream';
 import { isObject } from './tool-call.js';
 
@@ -42,8 +44,36 @@ export function refuseLine(line: string): { id: string | number; problem: string
 /** Answer for a refused request. */
 export type RefusalSender = (answer: { id: string | number; code: number; message: string }) => void;
 
-/** `input` with every refused request line removed and answered through `send`. */
-export function guardStdin(input: Readable, send: RefusalSender): Readable {
+/** What the filter does with lines besides passing them on. */
+export interface StdinHooks {
+  /** Answers a refused request. */
+  refuse: RefusalSender;
+  /**
+   * Offered each parsed line that may be a plain call (a `tools/call` without `_meta`); true when
+   * it took the message, which then never reaches the SDK. Undefined: no line is parsed for it.
+   */
+  take?: () => ((message: unknown) => boolean) | undefined;
+}
+
+/** A plain call's line, parsed; undefined for any other line (most are not parsed at all). */
+export function plainCandidate(line: string): unknown {
+  if (!line.includes('"tools/call"') || line.includes('"_meta"')) return undefined;
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined; // not JSON: the SDK reports it
+  }
+}
+
+/** `input` with every refused request line removed and answered through `hooks.refuse`, and taken lines removed. */
+export function guardStdin(input: Readable, hooks: StdinHooks): Readable {
+  const send = hooks.refuse;
+  const taken = (text: string): boolean => {
+    const take = hooks.take?.();
+    if (take === undefined) return false;
+    const message = plainCandidate(text);
+    return message !== undefined && take(message);
+  };
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let passing = false; // inside an over-long line: pass bytes on until its newline
@@ -61,7 +91,9 @@ export function guardStdin(input: Readable, send: RefusalSender): Readable {
         const line = Buffer.concat([...pending, piece]);
         pending = [];
         pendingBytes = 0;
-        const refused = refuseLine(line.toString('utf8'));
+        const text = line.toString('utf8');
+        const refused = refuseLine(text);
+        if (refused === undefined && taken(text)) continue;
         if (refused)
           send({
             id: refused.id,

@@ -43,8 +43,9 @@ export function serveMcpStdio(
     const error = { jsonrpc: '2.0' as const, id: a.id, error: { code: a.code, message: a.message } };
     transport.send(error).catch(onError);
   };
+  let take: ((message: unknown) => boolean) | undefined; // set below, once the transport is served
   const transport = new StdioServerTransport(
-    guardStdin(options.stdin ?? process.stdin, send),
+    guardStdin(options.stdin ?? process.stdin, { refuse: send, take: () => take }),
     options.stdout ?? process.stdout,
   );
   const caller = options.caller ?? LOCAL_CALLER;
@@ -59,7 +60,7 @@ export function serveMcpStdio(
   );
   // Direct mode names tools itself; its calls keep the SDK's path.
   if ((options.plainCalls ?? true) && options.exposure?.mode !== 'direct')
-    interceptPlainCalls(
+    take = interceptPlainCalls(
       transport,
       () => legacy,
       (args, signal) => plainCallTool(gateway, caller, args, signal),

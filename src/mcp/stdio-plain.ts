@@ -12,26 +12,33 @@ import { plainCallMessage, type Result } from './tool-call.js';
 
 type Run = (args: Record<string, unknown>, signal: AbortSignal) => Promise<Result>;
 
-/** Wraps the transport's message and close handlers (call after serveStdio set them). */
+/**
+ * Wraps the transport's message and close handlers (call after serveStdio set them). Returns the
+ * taker the stdin filter offers parsed lines to (guard-transport.ts), so most plain calls are taken
+ * before the SDK's transport reads them; one the filter could not take yet (before initialize was
+ * handled) is still taken here.
+ */
 export function interceptPlainCalls(
   transport: StdioServerTransport,
   legacyServer: () => Server | undefined,
   run: Run,
   onError: (err: Error) => void,
-): void {
+): (message: unknown) => boolean {
   const deliver = transport.onmessage;
   const closed = transport.onclose;
   if (deliver === undefined) throw new Error('bug: serveStdio did not set the transport handlers');
   const inflight = new PlainCallsInFlight();
-  transport.onmessage = (message) => {
+  const take = (message: unknown): boolean => {
     const call = plainCall(legacyServer(), message);
-    if (call !== undefined && !inflight.has(call.id)) {
-      void inflight
-        .run(call.id, new AbortController(), (signal) => run(call.arguments, signal))
-        .then((result) => transport.send({ jsonrpc: '2.0', id: call.id, result }))
-        .catch((err: unknown) => onError(err instanceof Error ? err : new Error(String(err))));
-      return;
-    }
+    if (call === undefined || inflight.has(call.id)) return false;
+    void inflight
+      .run(call.id, new AbortController(), (signal) => run(call.arguments, signal))
+      .then((result) => transport.send({ jsonrpc: '2.0', id: call.id, result }))
+      .catch((err: unknown) => onError(err instanceof Error ? err : new Error(String(err))));
+    return true;
+  };
+  transport.onmessage = (message) => {
+    if (take(message)) return;
     inflight.cancel(message);
     deliver(message);
   };
@@ -39,6 +46,7 @@ export function interceptPlainCalls(
     inflight.abortAll();
     closed?.();
   };
+  return take;
 }
 
 function plainCall(server: Server | undefined, message: unknown) {

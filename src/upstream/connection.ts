@@ -10,7 +10,7 @@ import { mapUpstreamError } from './errors.js';
 import { PlainCalls } from './plain-calls.js';
 import { resultSchema, wireCodec } from './result-validator.js';
 import { StderrTail } from './stderr-tail.js';
-import { transportPid } from './transport.js';
+import { stdioReadLimit, transportPid } from './transport.js';
 import type { CallOptions, ConnectOptions, KnownEra, UpstreamTarget } from './types.js';
 
 const CLIENT_INFO = { name: 'carte', version: '0.1.0' };
@@ -96,7 +96,8 @@ export class UpstreamConnection {
       options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
     );
     conn.wire(client, options);
-    if (target.kind === 'stdio' && options.plainCalls !== false) conn.plain = plainCalls(client, transport);
+    if (target.kind === 'stdio' && options.plainCalls !== false)
+      conn.plain = plainCalls(client, transport, stdioReadLimit(conn.maxMessageBytes));
     if (target.kind === 'remote') {
       // HTTP sessions can expire server-side (HTTP 404): open a fresh one with the known era.
       conn.redial = () =>
@@ -328,10 +329,10 @@ export class UpstreamConnection {
 }
 
 /** Plain calls for a connection in the 2025 era; a 2026-era one keeps the SDK's (it adds `_meta`). */
-function plainCalls(client: Client, transport: Transport): PlainCalls | undefined {
+function plainCalls(client: Client, transport: Transport, readLimit: number): PlainCalls | undefined {
   const codec = wireCodec(client);
   if (codec === undefined || codec.era !== LEGACY_WIRE_ERA) return undefined;
-  return new PlainCalls(transport, codec);
+  return new PlainCalls(transport, codec, readLimit);
 }
 
 /** The codec era of the 2025-11-25 wire, which every pre-2026 protocol version speaks. */

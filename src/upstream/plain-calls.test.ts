@@ -12,9 +12,18 @@ const target = { kind: 'stdio' as const, command: process.execPath, args: [fixtu
 const legacy = { version: '2025-11-25' };
 
 /** One connection with plain calls and one through the SDK, to the faults fixture. */
-async function pair(pool: UpstreamPool): Promise<{ plain: UpstreamConnection; sdk: UpstreamConnection }> {
+async function pair(
+  pool: UpstreamPool,
+  maxMessageBytes?: number,
+): Promise<{ plain: UpstreamConnection; sdk: UpstreamConnection }> {
   const open = (id: string, plainCalls: boolean) =>
-    pool.connect(id, target, { timeoutMs: 10_000, logger: quiet, plainCalls, known: legacy });
+    pool.connect(id, target, {
+      timeoutMs: 10_000,
+      logger: quiet,
+      plainCalls,
+      known: legacy,
+      ...(maxMessageBytes ? { maxMessageBytes } : {}),
+    });
   const both = { plain: await open('plain', true), sdk: await open('sdk', false) };
   expect([both.plain.info.protocolEra, both.sdk.info.protocolEra]).toEqual(['2025-11-25', '2025-11-25']);
   return both;
@@ -108,6 +117,22 @@ describe('plain tools/call to a 2025-era stdio upstream', () => {
     ]);
     expect(answers.map((a) => (a.content as { text: string }[])[0]!.text)).toEqual(texts);
     expect(tools.map((t) => t.name)).toContain('echo');
+  });
+
+  it('refuses a result over the read limit as the SDK does', async () => {
+    const pool = new UpstreamPool();
+    try {
+      const small = await pair(pool, 4096);
+      const args = { bytes: 200_000 };
+      const [plain, sdk] = await Promise.all([
+        outcome(small.plain, 'big_result', args, { timeoutMs: 2000 }),
+        outcome(small.sdk, 'big_result', args, { timeoutMs: 2000 }),
+      ]);
+      expect(plain).toEqual(sdk);
+      expect(plain.error?.message).toMatch(/over the 4096-byte limit/);
+    } finally {
+      await pool.closeAll();
+    }
   });
 
   it('fails the calls in flight when the upstream exits, as the SDK does', async () => {

@@ -5,13 +5,8 @@
 // and its progress notifications off the transport before the SDK sees them, and checks the result
 // with the era's own codec, so a result reads exactly as it did through `client.request`. Errors are
 // the SDK's own types (SdkError, ProtocolError), so mapUpstreamError explains them as before.
-import {
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  type JSONRPCMessage,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client';
+import { installLineReader, LineReader } from './line-reader.js';
 import type { ProgressUpdate } from './types.js';
 
 /** The part of the SDK's wire codec a result goes through: decode (era lift), then the era's schema. */
@@ -45,9 +40,14 @@ export class PlainCalls {
   private next = 0;
   private readonly pending = new Map<string, Pending>();
 
+  /**
+   * With `readLimit` (the stdio read buffer's size), our responses are also taken straight off the
+   * transport's line reader (line-reader.ts), so they skip the SDK's JSON-RPC schema check.
+   */
   constructor(
     private readonly transport: Transport,
     private readonly codec: CallCodec,
+    readLimit?: number,
   ) {
     const deliver = transport.onmessage;
     const closed = transport.onclose;
@@ -55,6 +55,8 @@ export class PlainCalls {
     transport.onmessage = (message, extra) => {
       if (this.pending.size === 0 || !this.take(message)) deliver(message, extra);
     };
+    if (readLimit !== undefined)
+      installLineReader(transport, new LineReader(readLimit, (m) => this.pending.size > 0 && this.take(m)));
     transport.onclose = () => {
       try {
         closed?.();
@@ -95,41 +97,31 @@ export class PlainCalls {
     });
   }
 
-  /** Whether `message` was a response or progress of ours (then it is handled here). */
-  private take(message: JSONRPCMessage): boolean {
-    const m = message as { id?: unknown; method?: unknown; params?: { progressToken?: unknown } };
-    if (typeof m.id === 'string') {
-      if (!m.id.startsWith(ID_PREFIX) || 'method' in m) return false;
-      const p = this.settle(m.id);
-      if (p === undefined) return false; // late, after a timeout: the SDK reports it as before
-      this.answer(
-        p,
-        message as { result?: unknown; error?: { code: number; message: string; data?: unknown } },
-      );
+  /**
+   * Whether `message` was a response or progress of ours (then it is handled here). It may come
+   * straight from JSON.parse (line-reader.ts), so its shape is checked as the SDK's schema would;
+   * anything else goes on to the SDK, which checks and reports it as before.
+   */
+  private take(message: unknown): boolean {
+    if (!isObject(message) || message.jsonrpc !== '2.0') return false;
+    const { id } = message;
+    if (typeof id === 'string') {
+      if (!id.startsWith(ID_PREFIX) || 'method' in message || !this.pending.has(id)) return false;
+      const answer = responseOf(message);
+      if (answer === undefined) return false;
+      this.answer(this.settle(id)!, answer);
       return true;
     }
-    if (m.method !== 'notifications/progress') return false;
-    const token = m.params?.progressToken;
-    const p = typeof token === 'string' ? this.pending.get(token) : undefined;
+    if (message.method !== 'notifications/progress') return false;
+    const update = progressOf(message.params);
+    const p = update && this.pending.get(update.token);
     if (p?.onProgress === undefined) return false;
     p.timer.refresh(); // resetTimeoutOnProgress, as callTool asked of the SDK
-    const {
-      progress,
-      total,
-      message: text,
-    } = m.params as { progress: number; total?: number; message?: string };
-    p.onProgress({
-      progress,
-      ...(total !== undefined ? { total } : {}),
-      ...(text !== undefined ? { message: text } : {}),
-    });
+    p.onProgress(update!.progress);
     return true;
   }
 
-  private answer(
-    p: Pending,
-    response: { result?: unknown; error?: { code: number; message: string; data?: unknown } },
-  ): void {
+  private answer(p: Pending, response: Answer): void {
     if (response.error !== undefined) {
       const e = response.error;
       p.reject(ProtocolError.fromError(e.code, e.message, e.data));
@@ -187,3 +179,38 @@ export class PlainCalls {
 }
 
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+type Answer =
+  | { result: Record<string, unknown>; error?: undefined }
+  | { error: { code: number; message: string; data?: unknown } };
+
+/** A well-formed JSON-RPC response's result or error (what the SDK's schema accepts), else undefined. */
+function responseOf(m: Record<string, unknown>): Answer | undefined {
+  if ('result' in m) return !('error' in m) && isObject(m.result) ? { result: m.result } : undefined;
+  const e = m.error;
+  if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') return undefined;
+  return { error: { code: e.code as number, message: e.message, ...('data' in e ? { data: e.data } : {}) } };
+}
+
+/** A well-formed progress notification's token and numbers, else undefined. */
+function progressOf(params: unknown): { token: string; progress: ProgressUpdate } | undefined {
+  if (!isObject(params) || typeof params.progressToken !== 'string' || typeof params.progress !== 'number')
+    return undefined;
+  const { total, message } = params;
+  if (
+    (total !== undefined && typeof total !== 'number') ||
+    (message !== undefined && typeof message !== 'string')
+  )
+    return undefined;
+  return {
+    token: params.progressToken,
+    progress: {
+      progress: params.progress,
+      ...(total !== undefined ? { total } : {}),
+      ...(message !== undefined ? { message } : {}),
+    },
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -24,7 +24,7 @@ export function createTransport(
       env: { ...getDefaultEnvironment(), ...target.env },
       stderr: 'pipe' as const,
       // The read buffer bounds one message: a bigger result resets the connection (limits.maxResultBytes).
-      maxBufferSize: opts.maxMessageBytes + 64 * 1024,
+      maxBufferSize: stdioReadLimit(opts.maxMessageBytes),
       ...(target.cwd ? { cwd: target.cwd } : {}),
     };
     const transport = new StdioClientTransport(params);
@@ -43,3 +43,6 @@ export function createTransport(
 export function transportPid(transport: Transport): number | null {
   return transport instanceof StdioClientTransport ? transport.pid : null;
 }
+
+/** The stdio read buffer for a message bound: the message plus room for its JSON-RPC envelope. */
+export const stdioReadLimit = (maxMessageBytes: number): number => maxMessageBytes + 64 * 1024;
