@@ -1,4 +1,4 @@
-// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,raw,faults,activity,audit]
+// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,raw,floor,faults,activity,audit]
 // [--clients 1,4,16] [--http-clients 1,4] [--face-clients 16] [--face-eras modern,legacy]
 // [--raw-clients 16] [--raw-procs 2] [--raw-baseline other/bin/carte.js] [--seconds S] [--warm-up S]`
 // (npm run bench:load).
@@ -12,6 +12,7 @@ import { compare, type CompareResult, type CompareSpec } from './compare.js';
 import { CONFIGS, setupCarte } from './configs.js';
 import { faultRun } from './faults.js';
 import { httpFaceRows } from './http-face.js';
+import { floorTable, httpFloorRows } from './http-floor.js';
 import { rawFaceRows } from './raw-face.js';
 import { startEverythingHttp } from './http-upstream.js';
 import { arm, compareTable, cpuTable, decompositionTable, faultTable, overheadLine } from './tables.js';
@@ -30,7 +31,7 @@ function counts(name: string, fallback: string): number[] {
   return list;
 }
 
-const PARTS = ['stdio', 'decompose', 'http', 'face', 'raw', 'faults', 'activity', 'audit'] as const;
+const PARTS = ['stdio', 'decompose', 'http', 'face', 'raw', 'floor', 'faults', 'activity', 'audit'] as const;
 type Part = (typeof PARTS)[number];
 
 /** `--only a,b`: the parts to run (all by default), so one arm can be measured again alone. */
@@ -66,6 +67,9 @@ function faceSpecs(
     eras.map((era) => ({ sessions, era: era as 'modern' | 'legacy' })),
   );
 }
+
+const FLOOR_NOTE =
+  "The same raw load generator against a bare node:http server (bench/load/http-floor-server.mjs) that parses each POST and answers it itself, then one that proxies it to everything over stdio by hand: no SDK, no checks, no audit. Its CPU per call is the least any Node HTTP face spends; against the stdio upstream's in the same segment it bounds the ratio Carte can reach over HTTP from below.";
 
 async function main(): Promise<void> {
   const quick = hasFlag('quick');
@@ -115,6 +119,15 @@ async function main(): Promise<void> {
       const opts = { durationMs, rounds, warmUpMs, processes, ...(baseline ? { baseline } : {}) };
       results.push(...(await rawFaceRows(tmp.dir, faceSpecs(quick, 'raw-clients'), opts, step)));
     }
+    const floor = only.has('floor')
+      ? await httpFloorRows(
+          faceSpecs(quick, 'raw-clients')
+            .filter((s) => s.era === 'modern')
+            .map((s) => s.sessions),
+          { durationMs, warmUpMs, processes: numberFlag('raw-procs', 2) },
+          step,
+        )
+      : undefined;
     if (only.has('faults')) step('fault run');
     const faults = only.has('faults')
       ? await faultRun(await setupCarte(tmp.dir, 'faults', CONFIGS.faults()), {
@@ -150,6 +163,10 @@ async function main(): Promise<void> {
       '',
       HTTP_FACE_NOTE,
       '',
+      '## The floor of any Node HTTP face (part `floor`)',
+      '',
+      floor ? `${floorTable(floor)}\n\n${FLOOR_NOTE}` : skipped,
+      '',
       '## Fault run',
       '',
       faults ? faultTable(faults) : skipped,
@@ -182,6 +199,7 @@ async function main(): Promise<void> {
         crash: { ...faults.crash, latencies: undefined },
         hang: { ...faults.hang, latencies: undefined },
       },
+      floor,
       activity,
       audit,
       totalS,
