@@ -166,6 +166,11 @@ export class UpstreamConnection {
     return this.closed;
   }
 
+  /** tools/call requests sent without the SDK's request funnel (plain-calls.ts) on this connection. */
+  get plainCallsSent(): number {
+    return this.plain?.sent ?? 0;
+  }
+
   get pid(): number | null {
     return transportPid(this.transport);
   }
@@ -332,7 +337,12 @@ export class UpstreamConnection {
 function plainCalls(client: Client, transport: Transport, readLimit: number): PlainCalls | undefined {
   const codec = wireCodec(client);
   if (codec === undefined || codec.era !== LEGACY_WIRE_ERA) return undefined;
-  return new PlainCalls(transport, codec, readLimit);
+  // Ids come from the SDK's own request counter (a protected field): the upstream sees the ids
+  // the SDK would have sent, and no id is used twice on the connection.
+  const counter = client as unknown as { _requestMessageId?: unknown };
+  if (typeof counter._requestMessageId !== 'number') return undefined;
+  const nextId = () => (counter._requestMessageId as number)++;
+  return new PlainCalls(transport, codec, nextId, readLimit);
 }
 
 /** The codec era of the 2025-11-25 wire, which every pre-2026 protocol version speaks. */

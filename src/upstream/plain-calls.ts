@@ -1,8 +1,9 @@
 // tools/call to a 2025-era stdio upstream without the client SDK's request machinery
 // (docs/benchmarks.md, "seventh pass"). The SDK's request funnel costs a promise executor, an abort
 // listener, a timeout record and a second promise per call; this sends the request on the same
-// transport under a string id of our own (`carte:N`, which the SDK never uses), takes the response
-// and its progress notifications off the transport before the SDK sees them, and checks the result
+// transport under an id drawn from the SDK's own counter (so the wire is exactly what the SDK would
+// send, numbers and all, and no id is ever used twice), takes the response and its progress
+// notifications off the transport before the SDK sees them, and checks the result
 // with the era's own codec, so a result reads exactly as it did through `client.request`. Errors are
 // the SDK's own types (SdkError, ProtocolError), so mapUpstreamError explains them as before.
 import { ProtocolError, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client';
@@ -32,13 +33,13 @@ interface Pending {
   onProgress?: (p: ProgressUpdate) => void;
 }
 
-const ID_PREFIX = 'carte:';
 const METHOD = 'tools/call';
 
 /** Plain tools/call requests on one connected transport (wraps its message and close handlers). */
 export class PlainCalls {
-  private next = 0;
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<number, Pending>();
+  /** Calls sent this way (`UpstreamConnection.plainCallsSent`). */
+  sent = 0;
 
   /**
    * With `readLimit` (the stdio read buffer's size), our responses are also taken straight off the
@@ -47,6 +48,7 @@ export class PlainCalls {
   constructor(
     private readonly transport: Transport,
     private readonly codec: CallCodec,
+    private readonly nextId: () => number,
     readLimit?: number,
   ) {
     const deliver = transport.onmessage;
@@ -71,7 +73,8 @@ export class PlainCalls {
     const { signal } = request;
     if (signal?.aborted)
       return Promise.reject(new SdkError(SdkErrorCode.RequestTimeout, String(signal.reason)));
-    const id = `${ID_PREFIX}${++this.next}`;
+    const id = this.nextId();
+    this.sent++;
     const params = request.onProgress
       ? { ...request.params, _meta: { ...(request.params._meta as object | undefined), progressToken: id } }
       : request.params;
@@ -105,8 +108,8 @@ export class PlainCalls {
   private take(message: unknown): boolean {
     if (!isObject(message) || message.jsonrpc !== '2.0') return false;
     const { id } = message;
-    if (typeof id === 'string') {
-      if (!id.startsWith(ID_PREFIX) || 'method' in message || !this.pending.has(id)) return false;
+    if (typeof id === 'number') {
+      if ('method' in message || !this.pending.has(id)) return false;
       const answer = responseOf(message);
       if (answer === undefined) return false;
       this.answer(this.settle(id)!, answer);
@@ -151,7 +154,7 @@ export class PlainCalls {
   }
 
   /** Removes a pending call (and its timer); undefined when it already settled. */
-  private settle(id: string): Pending | undefined {
+  private settle(id: number): Pending | undefined {
     const p = this.pending.get(id);
     if (p === undefined) return undefined;
     this.pending.delete(id);
@@ -160,7 +163,7 @@ export class PlainCalls {
   }
 
   /** Timed out or aborted: tell the upstream (as the SDK does) and fail the call. */
-  private cancel(id: string, err: SdkError): void {
+  private cancel(id: number, err: SdkError): void {
     const p = this.settle(id);
     if (p === undefined) return;
     this.transport
@@ -193,8 +196,8 @@ function responseOf(m: Record<string, unknown>): Answer | undefined {
 }
 
 /** A well-formed progress notification's token and numbers, else undefined. */
-function progressOf(params: unknown): { token: string; progress: ProgressUpdate } | undefined {
-  if (!isObject(params) || typeof params.progressToken !== 'string' || typeof params.progress !== 'number')
+function progressOf(params: unknown): { token: number; progress: ProgressUpdate } | undefined {
+  if (!isObject(params) || typeof params.progressToken !== 'number' || typeof params.progress !== 'number')
     return undefined;
   const { total, message } = params;
   if (
