@@ -171,6 +171,11 @@ export class UpstreamConnection {
     return this.plain?.sent ?? 0;
   }
 
+  /** Whether the upstream's lines are parsed once (line-reader.ts) rather than by the SDK's reader. */
+  get readsLinesOnce(): boolean {
+    return this.plain?.readsLines ?? false;
+  }
+
   get pid(): number | null {
     return transportPid(this.transport);
   }

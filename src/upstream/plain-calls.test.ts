@@ -75,6 +75,8 @@ describe('plain tools/call to a 2025-era stdio upstream', () => {
     ]);
     expect(conns.plain.plainCallsSent).toBe(before + 1);
     expect(conns.sdk.plainCallsSent).toBe(0);
+    // The SDK internals this relies on are still there (an SDK update that moves them fails here).
+    expect([conns.plain.readsLinesOnce, conns.sdk.readsLinesOnce]).toEqual([true, false]);
     // The fixture echoes the progress token, which is the request id: a number either way.
     expect(JSON.stringify(plain)).toMatch(/progressToken \d+\)/);
     expect(JSON.stringify(sdk)).toMatch(/progressToken \d+\)/);

@@ -40,6 +40,8 @@ export class PlainCalls {
   private readonly pending = new Map<number, Pending>();
   /** Calls sent this way (`UpstreamConnection.plainCallsSent`). */
   sent = 0;
+  /** Whether our line reader replaced the transport's (an SDK that changed shape keeps its own). */
+  readsLines = false;
 
   /**
    * With `readLimit` (the stdio read buffer's size), our responses are also taken straight off the
@@ -58,7 +60,10 @@ export class PlainCalls {
       if (this.pending.size === 0 || !this.take(message)) deliver(message, extra);
     };
     if (readLimit !== undefined)
-      installLineReader(transport, new LineReader(readLimit, (m) => this.pending.size > 0 && this.take(m)));
+      this.readsLines = installLineReader(
+        transport,
+        new LineReader(readLimit, (m) => this.pending.size > 0 && this.take(m)),
+      );
     transport.onclose = () => {
       try {
         closed?.();
