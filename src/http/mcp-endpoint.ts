@@ -13,7 +13,7 @@ import {
 import type { Context } from 'hono';
 import type { ApprovalSite, CallerContext, Gateway } from '../gateway/index.js';
 import { createMcpServer, plainCallTool, type ExposureOptions } from '../mcp/index.js';
-import { disconnectAbort, plainAnswer, plainModernCall } from './plain-call.js';
+import { disconnectAbort, plainAnswer, plainModernCall, surelyLegacy } from './plain-call.js';
 import { LegacySessions, rpcError, SESSION_DEFAULTS, type SessionOptions } from './legacy-sessions.js';
 import type { HttpEnv } from './types.js';
 
@@ -82,7 +82,9 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
         if (plain !== undefined)
           return plainAnswer(plain.id, await plainCall(caller, plain.arguments, disconnectAbort(c).signal));
       }
-      const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBytes });
+      const legacy =
+        (plainCalls && surelyLegacy(request.headers, parsedBody)) ||
+        (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBytes }));
       if (legacy)
         return sessions.handle({ request, parsedBody, caller, abortOnDisconnect: () => disconnectAbort(c) });
       return modern.fetch(request, { authInfo: authInfoOf(caller), parsedBody });
