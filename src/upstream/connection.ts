@@ -7,8 +7,8 @@ import {
 import { CarteError } from '../errors.js';
 import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom, withStderr } from './connect.js';
 import { mapUpstreamError } from './errors.js';
-import { PlainCalls } from './plain-calls.js';
-import { resultSchema, wireCodec } from './result-validator.js';
+import { attachPlainCalls, type PlainCalls } from './plain-calls.js';
+import { resultSchema } from './result-validator.js';
 import { StderrTail } from './stderr-tail.js';
 import { stdioReadLimit, transportPid } from './transport.js';
 import type { CallOptions, ConnectOptions, KnownEra, UpstreamTarget } from './types.js';
@@ -97,7 +97,7 @@ export class UpstreamConnection {
     );
     conn.wire(client, options);
     if (target.kind === 'stdio' && options.plainCalls !== false)
-      conn.plain = plainCalls(client, transport, stdioReadLimit(conn.maxMessageBytes));
+      conn.plain = attachPlainCalls(client, transport, stdioReadLimit(conn.maxMessageBytes));
     if (target.kind === 'remote') {
       // HTTP sessions can expire server-side (HTTP 404): open a fresh one with the known era.
       conn.redial = () =>
@@ -337,21 +337,6 @@ export class UpstreamConnection {
     }
   }
 }
-
-/** Plain calls for a connection in the 2025 era; a 2026-era one keeps the SDK's (it adds `_meta`). */
-function plainCalls(client: Client, transport: Transport, readLimit: number): PlainCalls | undefined {
-  const codec = wireCodec(client);
-  if (codec === undefined || codec.era !== LEGACY_WIRE_ERA) return undefined;
-  // Ids come from the SDK's own request counter (a protected field): the upstream sees the ids
-  // the SDK would have sent, and no id is used twice on the connection.
-  const counter = client as unknown as { _requestMessageId?: unknown };
-  if (typeof counter._requestMessageId !== 'number') return undefined;
-  const nextId = () => (counter._requestMessageId as number)++;
-  return new PlainCalls(transport, codec, nextId, readLimit);
-}
-
-/** The codec era of the 2025-11-25 wire, which every pre-2026 protocol version speaks. */
-const LEGACY_WIRE_ERA = '2025-11-25';
 
 /**
  * The server no longer knows our session: HTTP 404 (the spec's answer), or HTTP 400 naming the

@@ -6,8 +6,15 @@
 // notifications off the transport before the SDK sees them, and checks the result
 // with the era's own codec, so a result reads exactly as it did through `client.request`. Errors are
 // the SDK's own types (SdkError, ProtocolError), so mapUpstreamError explains them as before.
-import { ProtocolError, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client';
+import {
+  type Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { installLineReader, LineReader } from './line-reader.js';
+import { wireCodec } from './result-validator.js';
 import type { ProgressUpdate } from './types.js';
 
 /** The part of the SDK's wire codec a result goes through: decode (era lift), then the era's schema. */
@@ -34,6 +41,28 @@ interface Pending {
 }
 
 const METHOD = 'tools/call';
+
+/**
+ * Plain calls for a connected client in the 2025 era, or undefined: a 2026-era one keeps the SDK's
+ * funnel (it adds a `_meta` envelope), as does an SDK whose internals this needs have moved.
+ */
+export function attachPlainCalls(
+  client: Client,
+  transport: Transport,
+  readLimit: number,
+): PlainCalls | undefined {
+  const codec = wireCodec(client);
+  if (codec === undefined || codec.era !== LEGACY_WIRE_ERA) return undefined;
+  // Ids come from the SDK's own request counter (a protected field): the upstream sees the ids
+  // the SDK would have sent, and no id is used twice on the connection.
+  const counter = client as unknown as { _requestMessageId?: unknown };
+  if (typeof counter._requestMessageId !== 'number') return undefined;
+  const nextId = () => (counter._requestMessageId as number)++;
+  return new PlainCalls(transport, codec, nextId, readLimit);
+}
+
+/** The codec era of the 2025-11-25 wire, which every pre-2026 protocol version speaks. */
+const LEGACY_WIRE_ERA = '2025-11-25';
 
 /** Plain tools/call requests on one connected transport (wraps its message and close handlers). */
 export class PlainCalls {
