@@ -19,9 +19,17 @@ const TARGET = { key: 'github/search_issues', server: 'github' };
 const ARGS = { query: 'is:open label:bug', owner: 'octocat', repo: 'hello-world', perPage: 30 };
 const RESULT = { content: [{ type: 'text', text: 'Echo: m12345' }] };
 
+/** This process's CPU per call over an arm's measured blocks, µs: all of it, and the kernel's part. */
+export interface CpuPerCall {
+  totalUs: number;
+  systemUs: number;
+}
+
 export interface AuditWriteResult {
   /** Per call, ms. */
   store: { record: Summary; beginFinish: Summary };
+  /** Per call, from process.cpuUsage around each block (each write its own commit here). */
+  storeCpu: { record: CpuPerCall; beginFinish: CpuPerCall };
   /** Per call, ms; `bare` is the call alone. */
   calls: { bare: Summary; recordCall: Summary; auditDigest: Summary; auditRedacted: Summary };
 }
@@ -31,19 +39,37 @@ async function alternate(
   arms: Record<string, () => unknown>,
   blocks: number,
   perBlock: number,
-): Promise<Record<string, Summary>> {
+): Promise<{ times: Record<string, Summary>; cpu: Record<string, CpuPerCall> }> {
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(arms).map((k) => [k, []]));
+  const cpu: Record<string, { user: number; system: number }> = Object.fromEntries(
+    Object.keys(arms).map((k) => [k, { user: 0, system: 0 }]),
+  );
   for (let b = -1; b < blocks; b++) {
     for (const [name, fn] of Object.entries(arms)) {
+      const used = process.cpuUsage();
       for (let i = 0; i < perBlock; i++) {
         const start = performance.now();
         await fn();
         const took = performance.now() - start;
         if (b >= 0) samples[name]!.push(took);
       }
+      const spent = process.cpuUsage(used);
+      if (b >= 0) {
+        cpu[name]!.user += spent.user;
+        cpu[name]!.system += spent.system;
+      }
     }
   }
-  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
+  const calls = blocks * perBlock;
+  return {
+    times: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)])),
+    cpu: Object.fromEntries(
+      Object.entries(cpu).map(([k, c]) => [
+        k,
+        { totalUs: (c.user + c.system) / calls, systemUs: c.system / calls },
+      ]),
+    ),
+  };
 }
 
 export async function auditWrite(opts: { quick: boolean }): Promise<AuditWriteResult> {
@@ -54,7 +80,7 @@ export async function auditWrite(opts: { quick: boolean }): Promise<AuditWriteRe
     const blocks = opts.quick ? 10 : 40;
     const digest = argsDigest(ARGS);
     progress('audit: record() against begin() + finish()');
-    const s = await alternate(
+    const { times: s, cpu: sCpu } = await alternate(
       {
         record: () =>
           store.activity.record({ kind: 'call', ...TARGET, outcome: 'ok', durationMs: 0.2, resultBytes: 51 }),
@@ -76,7 +102,7 @@ export async function auditWrite(opts: { quick: boolean }): Promise<AuditWriteRe
     const digestLog = new AuditLog(store, QUIET, { arguments: 'digest' });
     const redactedLog = new AuditLog(store, QUIET, { arguments: 'redacted' });
     const run = () => Promise.resolve(RESULT);
-    const c = await alternate(
+    const { times: c } = await alternate(
       {
         bare: run,
         recordCall: () => recordCall(rec, TARGET, run),
@@ -88,6 +114,7 @@ export async function auditWrite(opts: { quick: boolean }): Promise<AuditWriteRe
     );
     return {
       store: { record: s.record!, beginFinish: s.beginFinish! },
+      storeCpu: { record: sCpu.record!, beginFinish: sCpu.beginFinish! },
       calls: {
         bare: c.bare!,
         recordCall: c.recordCall!,
@@ -117,6 +144,18 @@ export function auditTables(r: AuditWriteResult): string {
       row('record() (usage today: one INSERT)', r.store.record),
       row('begin() + finish() (audit: INSERT before, UPDATE after)', r.store.beginFinish),
     ]),
+    '',
+    table(
+      ['store writes, each its own commit', 'CPU µs per call', 'of it in the kernel, µs'],
+      [
+        ['record()', r.storeCpu.record.totalUs.toFixed(1), r.storeCpu.record.systemUs.toFixed(1)],
+        [
+          'begin() + finish()',
+          r.storeCpu.beginFinish.totalUs.toFixed(1),
+          r.storeCpu.beginFinish.systemUs.toFixed(1),
+        ],
+      ],
+    ),
     '',
     table(head('per call, around a call that resolves at once'), [
       row('bare call', r.calls.bare),
