@@ -217,15 +217,7 @@ export class UpstreamConnection {
       `tools/call "${name}"`,
       options.timeoutMs,
       () => {
-        if (this.plain) {
-          const { timeoutMs: timeout, signal, onProgress } = options;
-          return this.plain.call({
-            params,
-            timeoutMs: timeout,
-            ...(signal ? { signal } : {}),
-            ...(onProgress ? { onProgress } : {}),
-          });
-        }
+        if (this.plain) return this.plain.call(params, options);
         const request = { method: 'tools/call' as const, params };
         const opts = {
           timeout: options.timeoutMs,

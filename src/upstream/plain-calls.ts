@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { installLineReader, LineReader } from './line-reader.js';
 import { wireCodec } from './result-validator.js';
-import type { ProgressUpdate } from './types.js';
+import type { CallOptions, ProgressUpdate } from './types.js';
 
 /** The part of the SDK's wire codec a result goes through: decode (era lift), then the era's schema. */
 export interface CallCodec {
@@ -24,13 +24,6 @@ export interface CallCodec {
     method: string,
     raw: unknown,
   ): { ok: true; value: unknown } | { ok: false; reason: string; message?: string };
-}
-
-export interface PlainRequest {
-  params: Record<string, unknown>;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  onProgress?: (p: ProgressUpdate) => void;
 }
 
 interface Pending {
@@ -73,26 +66,25 @@ export class PlainCalls {
   readsLines = false;
 
   /**
-   * With `readLimit` (the stdio read buffer's size), our responses are also taken straight off the
-   * transport's line reader (line-reader.ts), so they skip the SDK's JSON-RPC schema check.
+   * Our responses are taken straight off the transport's line reader (line-reader.ts; `readLimit`
+   * is the stdio read buffer's size), so they skip the SDK's JSON-RPC schema check; only if that
+   * reader cannot be replaced are they taken from the transport's `onmessage` instead.
    */
   constructor(
     private readonly transport: Transport,
     private readonly codec: CallCodec,
     private readonly nextId: () => number,
-    readLimit?: number,
+    readLimit: number,
   ) {
     const deliver = transport.onmessage;
     const closed = transport.onclose;
     if (deliver === undefined) throw new Error('bug: PlainCalls attached before the client connected');
-    transport.onmessage = (message, extra) => {
-      if (this.pending.size === 0 || !this.take(message)) deliver(message, extra);
-    };
-    if (readLimit !== undefined)
-      this.readsLines = installLineReader(
-        transport,
-        new LineReader(readLimit, (m) => this.pending.size > 0 && this.take(m)),
-      );
+    const ours = (message: unknown) => this.pending.size > 0 && this.take(message);
+    this.readsLines = installLineReader(transport, new LineReader(readLimit, ours));
+    if (!this.readsLines)
+      transport.onmessage = (message, extra) => {
+        if (!ours(message)) deliver(message, extra);
+      };
     transport.onclose = () => {
       try {
         closed?.();
@@ -102,21 +94,24 @@ export class PlainCalls {
     };
   }
 
-  /** Sends one tools/call and settles with the checked result, or the SDK's error for the failure. */
-  call(request: PlainRequest): Promise<Record<string, unknown>> {
-    const { signal } = request;
+  /**
+   * Sends one tools/call and settles with the checked result, or the SDK's error for the failure.
+   * Of `options` it reads the timeout (reset by progress), the signal and the progress callback.
+   */
+  call(params: Record<string, unknown>, options: CallOptions): Promise<Record<string, unknown>> {
+    const { signal, onProgress } = options;
     if (signal?.aborted)
       return Promise.reject(new SdkError(SdkErrorCode.RequestTimeout, String(signal.reason)));
     const id = this.nextId();
     this.sent++;
-    const params = request.onProgress
-      ? { ...request.params, _meta: { ...(request.params._meta as object | undefined), progressToken: id } }
-      : request.params;
+    const body = onProgress
+      ? { ...params, _meta: { ...(params._meta as object | undefined), progressToken: id } }
+      : params;
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       const onAbort = () =>
         this.cancel(id, new SdkError(SdkErrorCode.RequestTimeout, String(signal!.reason)));
       const done = () => signal?.removeEventListener('abort', onAbort);
-      const timeout = request.timeoutMs;
+      const timeout = options.timeoutMs;
       const timer = setTimeout(
         () => this.cancel(id, new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })),
         timeout,
@@ -125,11 +120,11 @@ export class PlainCalls {
         resolve: (r) => (done(), resolve(r)),
         reject: (e) => (done(), reject(e)),
         timer,
-        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+        ...(onProgress ? { onProgress } : {}),
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       this.transport
-        .send({ jsonrpc: '2.0', id, method: METHOD, params })
+        .send({ jsonrpc: '2.0', id, method: METHOD, params: body })
         .catch((err: unknown) => this.settle(id)?.reject(asError(err)));
     });
   }
