@@ -104,14 +104,21 @@ export class ServerLife {
         `server "${this.id}" is busy: ${this.active} ${this.active === 1 ? 'call' : 'calls'} running and ${this.queue.length} waiting (maxConcurrency ${maxConcurrency}, maxQueue ${maxQueue})`,
       );
     }
+    if (signal?.aborted)
+      throw new CarteError('cancelled', `a call waiting for server "${this.id}" was cancelled`);
     await new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject };
-      this.queue.push(waiter);
-      signal?.addEventListener('abort', () => {
+      // The signal may outlive the call (one per HTTP connection): the listener goes when the wait ends.
+      const onAbort = () => {
         const i = this.queue.indexOf(waiter);
         if (i >= 0) this.queue.splice(i, 1);
         reject(new CarteError('cancelled', `a call waiting for server "${this.id}" was cancelled`));
-      });
+      };
+      const waiter: Waiter = {
+        resolve: () => (signal?.removeEventListener('abort', onAbort), resolve()),
+        reject: (err) => (signal?.removeEventListener('abort', onAbort), reject(err)),
+      };
+      this.queue.push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
     this.active++;
     return () => this.release();

@@ -7,13 +7,14 @@ import type { Logger } from '../gateway/index.js';
 import { operatorMessage } from '../errors.js';
 import type { ExposureOptions } from '../mcp/index.js';
 import { apiRoutes } from './api/index.js';
-import { bearerAuth } from './auth.js';
+import { authenticator, bearerAuth } from './auth.js';
 import { errorResponse, httpError, type ReportBug } from './errors.js';
-import { originGuard } from './guard.js';
+import { originGuard, requestChecker } from './guard.js';
 import { healthRoutes } from './health.js';
 import { LoginCodes, loginRoutes } from './login.js';
 import { agentRequestSite } from './agent-requests.js';
 import { mcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
+import { mcpLane, type Lane } from './mcp-lane.js';
 import { metricsRoutes } from './metrics.js';
 import type { HttpDeps, HttpEnv } from './types.js';
 import { webRoutes } from './web.js';
@@ -39,8 +40,11 @@ export interface HttpAppOptions {
   now?: () => number;
 }
 
-/** The app, with what must be closed when the server stops. */
-export type HttpApp = Hono<HttpEnv> & { mcp: McpEndpoint; close(): Promise<void> };
+/**
+ * The app, with what must be closed when the server stops, and the node lane that takes the MCP
+ * POSTs it can before the app sees them (listen.ts; mcp-lane.ts).
+ */
+export type HttpApp = Hono<HttpEnv> & { mcp: McpEndpoint; lane: Lane; close(): Promise<void> };
 
 const MCP_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'];
 
@@ -56,7 +60,8 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
   const app = new Hono<HttpEnv>();
   const allowedOrigins = options.allowedOrigins ?? [];
 
-  app.use('*', originGuard({ ...opt('host', options.host), allowedOrigins }));
+  const guard = { ...opt('host', options.host), allowedOrigins };
+  app.use('*', originGuard(guard));
   if (allowedOrigins.length > 0)
     app.use(
       '*',
@@ -69,13 +74,14 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
   app.route('/', healthRoutes(deps.gateway, report));
   app.route('/api/v1', loginRoutes(login, options.now));
 
-  const auth = bearerAuth({
+  const authenticate = authenticator({
     gateway: deps.gateway,
     store: deps.store,
     login,
     ...opt('anonymousProject', deps.anonymousProject),
     ...opt('now', options.now),
   });
+  const auth = bearerAuth(authenticate);
   const mcp = mcpEndpoint(deps.gateway, {
     ...opt('exposure', options.exposure),
     ...opt('plainCalls', options.plainCalls),
@@ -98,7 +104,14 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
     errorResponse(404, 'not_found', `no route for ${c.req.method} ${new URL(c.req.url).pathname}`),
   );
   app.onError((err, c) => httpError(c, err, report));
-  return Object.assign(app, { mcp, close: () => mcp.close() });
+  const lane = mcpLane({
+    mcp,
+    check: requestChecker(guard),
+    authenticate,
+    cors: allowedOrigins.length > 0,
+    report,
+  });
+  return Object.assign(app, { mcp, lane, close: () => mcp.close() });
 }
 
 /** The OpenAPI document is public: a client reads it before it has a token. */

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { CarteError } from '../errors.js';
 import { resolveBearer, type CallerContext, type Gateway, type Store } from '../gateway/index.js';
-import { bearerChallenge, errorResponse, httpError } from './errors.js';
+import { bearerChallenge, errorResponse } from './errors.js';
 import type { LoginCodes } from './login.js';
 import type { HttpEnv } from './types.js';
 
@@ -42,23 +42,38 @@ export function callerResolver(options: AuthOptions): (authorization: string | u
   };
 }
 
-/** Middleware that sets `caller` and `requestId`, or answers 401 with `WWW-Authenticate`. */
-export function bearerAuth(options: AuthOptions): MiddlewareHandler<HttpEnv> {
+/** Who a request is, or the 401 it gets; errors other than `unauthorized` are thrown. */
+export type Authenticate = (
+  headers: Pick<Headers, 'get'>,
+  url: string,
+) => { caller: CallerContext; requestId: string } | Response;
+
+/** Resolves a request's caller (with its request id) from its headers: the middleware's and the node lane's. */
+export function authenticator(options: AuthOptions): Authenticate {
   const resolve = callerResolver(options);
-  return async (c, next) => {
-    const given = c.req.header('x-request-id');
-    const requestId = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
-    const authorization = c.req.header('authorization');
+  return (headers, url) => {
+    const given = headers.get('x-request-id');
+    const requestId = given !== null && REQUEST_ID.test(given) ? given : randomUUID();
+    const authorization = headers.get('authorization') ?? undefined;
     let caller: CallerContext;
     try {
       caller = resolve(authorization);
     } catch (err) {
-      if (!(err instanceof CarteError) || err.code !== 'unauthorized') return httpError(c, err);
-      const challenge = bearerChallenge(c.req.url, authorization !== undefined);
+      if (!(err instanceof CarteError) || err.code !== 'unauthorized') throw err;
+      const challenge = bearerChallenge(url, authorization !== undefined);
       return errorResponse(401, 'unauthorized', err.message, { 'www-authenticate': challenge });
     }
-    c.set('caller', { ...caller, requestId });
-    c.set('requestId', requestId);
+    return { caller: { ...caller, requestId }, requestId };
+  };
+}
+
+/** Middleware that sets `caller` and `requestId`, or answers 401 with `WWW-Authenticate`. */
+export function bearerAuth(authenticate: Authenticate): MiddlewareHandler<HttpEnv> {
+  return async (c, next) => {
+    const who = authenticate(c.req.raw.headers, c.req.url);
+    if (who instanceof Response) return who;
+    c.set('caller', who.caller);
+    c.set('requestId', who.requestId);
     await next();
   };
 }

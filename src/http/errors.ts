@@ -31,13 +31,18 @@ export function errorResponse(
  * generic message (the error itself goes to `report`). A 401 carries the Bearer challenge.
  */
 export function httpError(c: Context, err: unknown, report?: ReportBug): Response {
+  return errorFor(c.req.url, err, report);
+}
+
+/** httpError for a request known by its URL (the node lane has no Hono context). */
+export function errorFor(requestUrl: string, err: unknown, report?: ReportBug): Response {
   if (!(err instanceof CarteError)) {
     report?.(err);
     return errorResponse(500, 'internal', 'internal error; the details are in the server log');
   }
   const { http } = ERROR_CODES[err.code];
   if (err.code === 'internal') report?.(err);
-  const headers = http === 401 ? { 'www-authenticate': bearerChallenge(c.req.url, true) } : undefined;
+  const headers = http === 401 ? { 'www-authenticate': bearerChallenge(requestUrl, true) } : undefined;
   return errorResponse(http, err.code, err.message, headers);
 }
 

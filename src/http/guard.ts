@@ -32,7 +32,7 @@ export function originGuard(options: GuardOptions = {}): MiddlewareHandler {
 }
 
 /** The check itself: undefined when the request may proceed, else why it may not. */
-export function requestChecker(options: GuardOptions): (headers: Headers) => string | undefined {
+export function requestChecker(options: GuardOptions): (headers: Pick<Headers, 'get'>) => string | undefined {
   const bound = (options.host ?? '127.0.0.1').toLowerCase();
   const loopback = isLoopback(bound);
   const origins = new Set((options.allowedOrigins ?? []).map(normalizeOrigin));

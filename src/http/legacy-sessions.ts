@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CallerContext } from '../gateway/index.js';
 import { cannotConfirm, PlainCallsInFlight, type ToolResult as Result } from '../mcp/index.js';
-import { plainLegacyAnswer, plainLegacyCall } from './plain-call.js';
+import { plainLegacyAnswer, plainLegacyCall, type HeaderSource, type PlainReply } from './plain-call.js';
 
 export const SESSION_DEFAULTS = {
   /** Legacy sessions open at once; a new `initialize` past it gets 503. */
@@ -38,13 +38,20 @@ interface Session {
   lastSeen: number;
 }
 
-/** What a legacy request needs: the request, its body already parsed, and its caller. */
-export interface LegacyRequest {
-  request: Request;
+/** What a request to /mcp needs: its headers, its body already parsed, and its caller. */
+export interface McpRequest {
+  headers: HeaderSource;
+  /** The request as the SDK takes it: asked for only when the SDK answers (the node lane makes one then). */
+  request: () => Request;
   parsedBody?: unknown;
   caller: CallerContext;
-  /** A controller aborted when the client goes away (made only for a plain call). */
-  abortOnDisconnect?: () => AbortController;
+  /** A controller of the request's own, aborted when the client goes away (made only for a plain call). */
+  abortOnDisconnect: () => AbortController;
+  /**
+   * A signal aborted when the client goes away, for a call nothing else cancels (a modern plain
+   * call): the node lane gives each connection's calls one signal instead of a controller each.
+   */
+  disconnected: () => AbortSignal;
 }
 
 /** The open legacy sessions by id. */
@@ -69,8 +76,14 @@ export class LegacySessions {
   }
 
   /** Serves one request of a session, or opens one on `initialize`. */
-  async handle({ request, parsedBody, caller, abortOnDisconnect }: LegacyRequest): Promise<Response> {
-    const id = request.headers.get('mcp-session-id');
+  async handle({
+    headers,
+    request,
+    parsedBody,
+    caller,
+    abortOnDisconnect,
+  }: McpRequest): Promise<Response | PlainReply> {
+    const id = headers.get('mcp-session-id');
     const opts = parsedBody === undefined ? undefined : { parsedBody };
     if (id !== null) {
       const session = this.sessions.get(id);
@@ -78,10 +91,10 @@ export class LegacySessions {
       if (session && now - session.lastSeen > this.options.idleMs) this.expire(id, session);
       else if (session && session.principal === principalOf(caller)) {
         session.lastSeen = now;
-        const plain = this.plainOf(session, request, parsedBody);
+        const plain = this.plainOf(session, headers, parsedBody);
         if (plain) return this.servePlain(session, id, plain, caller, abortOnDisconnect);
         session.plainCalls.cancel(parsedBody);
-        return session.transport.handleRequest(request, opts);
+        return session.transport.handleRequest(request(), opts);
       }
       return rpcError(
         404,
@@ -102,13 +115,13 @@ export class LegacySessions {
           'retry-after': '5',
         },
       );
-    return this.open(request, opts, caller);
+    return this.open(request(), opts, caller);
   }
 
   /** A plain call_tool of a client that cannot be asked to confirm (the SDK asks the others). */
-  private plainOf(session: Session, request: Request, body: unknown) {
+  private plainOf(session: Session, headers: HeaderSource, body: unknown) {
     if (this.options.plainCall === undefined) return undefined;
-    const call = plainLegacyCall(request.headers, body);
+    const call = plainLegacyCall(headers, body);
     if (call === undefined || session.plainCalls.has(call.id)) return undefined;
     return cannotConfirm(session.server) ? call : undefined;
   }
@@ -118,9 +131,9 @@ export class LegacySessions {
     sessionId: string,
     call: { id: string | number; arguments: Record<string, unknown> },
     caller: CallerContext,
-    abortOnDisconnect: (() => AbortController) | undefined,
-  ): Promise<Response> {
-    const abort = abortOnDisconnect?.() ?? new AbortController();
+    abortOnDisconnect: () => AbortController,
+  ): Promise<PlainReply> {
+    const abort = abortOnDisconnect();
     const result = await session.plainCalls.run(call.id, abort, (signal) =>
       this.options.plainCall!(caller, call.arguments, signal),
     );

@@ -1,7 +1,9 @@
-// Binds the app to a socket with @hono/node-server and stops it cleanly: stop accepting, close
-// the MCP sessions (their open streams end), then drop connections still open after a grace.
+// Binds the app to a socket (node:http: the node lane first, then @hono/node-server's listener)
+// and stops it cleanly: stop accepting, close the MCP sessions (their open streams end), then drop
+// connections still open after a grace.
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { CarteError } from '../errors.js';
 import type { HttpApp } from './app.js';
 
@@ -23,25 +25,27 @@ export interface HttpServerHandle {
 /** Listens on host:port; rejects with a readable error when the port is taken or the host is wrong. */
 export function listenHttp(app: HttpApp, options: ListenOptions): Promise<HttpServerHandle> {
   return new Promise((resolve, reject) => {
-    const server = serve(
-      { fetch: app.fetch, hostname: options.host, port: options.port },
-      (info: AddressInfo) => {
-        server.off('error', onStartError);
-        const url = `http://${urlHost(options.host)}:${info.port}`;
-        resolve({ url, port: info.port, stop: () => stop(server, app, options.graceMs ?? 2000) });
-      },
-    );
+    const toApp = getRequestListener(app.fetch, { hostname: options.host });
+    // The node lane takes the MCP POSTs it can; everything else goes to the app (mcp-lane.ts).
+    const server = createServer((req, res) => {
+      if (!app.lane.take(req, res)) void toApp(req, res);
+    });
     const onStartError = (err: NodeJS.ErrnoException) => reject(startError(err, options));
     server.once('error', onStartError);
+    server.listen(options.port, options.host, () => {
+      server.off('error', onStartError);
+      const port = (server.address() as AddressInfo).port;
+      const url = `http://${urlHost(options.host)}:${port}`;
+      resolve({ url, port, stop: () => stop(server, app, options.graceMs ?? 2000) });
+    });
   });
 }
 
-async function stop(server: ReturnType<typeof serve>, app: HttpApp, graceMs: number): Promise<void> {
+async function stop(server: Server, app: HttpApp, graceMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   await app.close();
-  const http = server as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
-  http.closeIdleConnections?.();
-  const timer = setTimeout(() => http.closeAllConnections?.(), graceMs);
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
   timer.unref();
   await closed;
   clearTimeout(timer);

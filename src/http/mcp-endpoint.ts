@@ -1,7 +1,8 @@
 // `/mcp`: Streamable HTTP for both protocol eras on one endpoint (docs/http.md, "Sessions and
 // eras"). A 2026-07-28 request carries its own envelope and needs no session, so the SDK's
 // per-request handler answers it with a fresh server for its caller; a 2025-era request goes to
-// a sessionful transport kept in LegacySessions. The body is read and parsed once, here.
+// a sessionful transport kept in LegacySessions. The body is read and parsed once: here for the
+// Hono route, in mcp-lane.ts for the POSTs the node lane takes; both hand it to `dispatch`.
 import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
@@ -13,8 +14,21 @@ import {
 import type { Context } from 'hono';
 import type { ApprovalSite, CallerContext, Gateway } from '../gateway/index.js';
 import { createMcpServer, plainCallTool, type ExposureOptions } from '../mcp/index.js';
-import { disconnectAbort, plainAnswer, plainModernCall, surelyLegacy } from './plain-call.js';
-import { LegacySessions, rpcError, SESSION_DEFAULTS, type SessionOptions } from './legacy-sessions.js';
+import {
+  disconnectAbort,
+  plainAnswer,
+  plainModernCall,
+  surelyLegacy,
+  toResponse,
+  type PlainReply,
+} from './plain-call.js';
+import {
+  LegacySessions,
+  rpcError,
+  SESSION_DEFAULTS,
+  type McpRequest,
+  type SessionOptions,
+} from './legacy-sessions.js';
 import type { HttpEnv } from './types.js';
 
 export interface McpEndpointOptions extends Partial<SessionOptions> {
@@ -28,7 +42,12 @@ export interface McpEndpointOptions extends Partial<SessionOptions> {
 }
 
 export interface McpEndpoint {
+  /** The Hono route: reads and parses the body, then dispatches. */
   handle(c: Context<HttpEnv>): Promise<Response>;
+  /** A request whose body is parsed (or that has none), routed to its era's serving. */
+  dispatch(r: McpRequest): Promise<Response | PlainReply>;
+  /** Largest POST body read, in bytes. */
+  readonly maxBodyBytes: number;
   /** Open legacy sessions. */
   readonly sessions: LegacySessions;
   close(): Promise<void>;
@@ -62,38 +81,60 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
   });
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
 
+  const dispatch = async (r: McpRequest): Promise<Response | PlainReply> => {
+    const { headers, parsedBody, caller } = r;
+    if (parsedBody !== undefined && plainCalls) {
+      const plain = plainModernCall(headers, parsedBody);
+      if (plain !== undefined)
+        return plainAnswer(plain.id, await plainCall(caller, plain.arguments, r.disconnected()));
+    }
+    const legacy =
+      (plainCalls && surelyLegacy(headers, parsedBody)) ||
+      (await isLegacyRequest(r.request(), parsedBody, { maxRequestBodySize: maxBytes }));
+    if (legacy) return sessions.handle(r);
+    return modern.fetch(r.request(), { authInfo: authInfoOf(caller), parsedBody });
+  };
+
   return {
     sessions,
+    dispatch,
+    maxBodyBytes: maxBytes,
     async handle(c) {
       const request = c.req.raw;
-      const caller = c.get('caller');
       let parsedBody: unknown;
       if (request.method === 'POST') {
         if (!isJsonContentType(request.headers.get('content-type')))
           return rpcError(415, -32000, 'Unsupported Media Type: send Content-Type: application/json');
         const body = await readBody(request, maxBytes);
         if (body.tooLarge) return rpcError(413, -32000, `the request body is over ${maxBytes} bytes`);
-        try {
-          parsedBody = JSON.parse(body.text);
-        } catch {
-          return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
-        }
-        const plain = plainCalls ? plainModernCall(request.headers, parsedBody) : undefined;
-        if (plain !== undefined)
-          return plainAnswer(plain.id, await plainCall(caller, plain.arguments, disconnectAbort(c).signal));
+        const parsed = parseMcpBody(body.text);
+        if (parsed instanceof Response) return parsed;
+        parsedBody = parsed.body;
       }
-      const legacy =
-        (plainCalls && surelyLegacy(request.headers, parsedBody)) ||
-        (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBytes }));
-      if (legacy)
-        return sessions.handle({ request, parsedBody, caller, abortOnDisconnect: () => disconnectAbort(c) });
-      return modern.fetch(request, { authInfo: authInfoOf(caller), parsedBody });
+      const reply = await dispatch({
+        headers: request.headers,
+        request: () => request,
+        parsedBody,
+        caller: c.get('caller'),
+        abortOnDisconnect: () => disconnectAbort(c),
+        disconnected: () => disconnectAbort(c).signal,
+      });
+      return toResponse(reply);
     },
     async close() {
       await sessions.close();
       await modern.close();
     },
   };
+}
+
+/** A POST body's JSON, or the 400 the SDK's transport gives text that is not JSON. */
+export function parseMcpBody(text: string): { body: unknown } | Response {
+  try {
+    return { body: JSON.parse(text) };
+  } catch {
+    return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
+  }
 }
 
 /**

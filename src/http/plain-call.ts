@@ -26,6 +26,16 @@ import {
 } from '../mcp/index.js';
 import type { HttpEnv } from './types.js';
 
+/** What the checks read of a request's headers: a web `Headers`, or node's (mcp-lane.ts). */
+export type HeaderSource = Pick<Headers, 'get'>;
+
+/** A complete JSON answer, written as it is by the node lane or made a Response for Hono. */
+export interface PlainReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /** The one modern revision the SDK serves (a test checks it still does). */
 export const MODERN_REVISION = '2026-07-28';
 
@@ -41,7 +51,7 @@ const ENVELOPE_KEYS = new Set([
 ]);
 
 /** The call when the request is a plain modern `call_tool`; undefined sends it to the SDK. */
-export function plainModernCall(headers: Headers, body: unknown): PlainCall | undefined {
+export function plainModernCall(headers: HeaderSource, body: unknown): PlainCall | undefined {
   const call = plainCallMessage(body);
   if (call === undefined || !bareEnvelope(call.meta)) return undefined;
   if (
@@ -61,7 +71,7 @@ const LEGACY_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < MO
  * envelope claim) and no modern MCP-Protocol-Version header, which the SDK's `isLegacyRequest`
  * classifies as legacy too, after several schema checks a plain call does not need (~20 µs).
  */
-export function surelyLegacy(headers: Headers, body: unknown): boolean {
+export function surelyLegacy(headers: HeaderSource, body: unknown): boolean {
   const call = plainCallMessage(body);
   if (call === undefined || call.meta !== undefined) return false;
   const version = headers.get('mcp-protocol-version');
@@ -72,7 +82,7 @@ export function surelyLegacy(headers: Headers, body: unknown): boolean {
  * The call when the request is a plain `call_tool` of a legacy session, as far as the request
  * shows (the session's client capabilities are the caller's to check); undefined sends it to the SDK.
  */
-export function plainLegacyCall(headers: Headers, body: unknown): PlainCall | undefined {
+export function plainLegacyCall(headers: HeaderSource, body: unknown): PlainCall | undefined {
   const call = plainCallMessage(body);
   if (call === undefined || call.meta !== undefined) return undefined;
   // The SDK's transport answers these 406 and 400.
@@ -84,15 +94,16 @@ export function plainLegacyCall(headers: Headers, body: unknown): PlainCall | un
 }
 
 /** The JSON-RPC answer the SDK's legacy era gives a tools/call result, as one JSON body. */
-export function plainLegacyAnswer(id: string | number, result: Result, sessionId: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), {
+export function plainLegacyAnswer(id: string | number, result: Result, sessionId: string): PlainReply {
+  return {
     status: 200,
     headers: { 'content-type': 'application/json', 'mcp-session-id': sessionId },
-  });
+    body: JSON.stringify({ jsonrpc: '2.0', id, result }),
+  };
 }
 
 /** The JSON-RPC answer the SDK's modern era gives a complete tools/call result. */
-export function plainAnswer(id: string | number, result: Result): Response {
+export function plainAnswer(id: string | number, result: Result): PlainReply {
   const typed = result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
   const meta = typed._meta;
   const stamped =
@@ -101,10 +112,18 @@ export function plainAnswer(id: string | number, result: Result): Response {
       : isObject(meta) && meta[SERVER_INFO_META_KEY] === undefined
         ? { ...typed, _meta: { ...meta, [SERVER_INFO_META_KEY]: SERVER_INFO } }
         : typed;
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: stamped }), {
+  return {
     status: 200,
     headers: { 'content-type': 'application/json' },
-  });
+    body: JSON.stringify({ jsonrpc: '2.0', id, result: stamped }),
+  };
+}
+
+/** The answer as a web Response (the Hono route's). */
+export function toResponse(reply: Response | PlainReply): Response {
+  return reply instanceof Response
+    ? reply
+    : new Response(reply.body, { status: reply.status, headers: reply.headers });
 }
 
 /**
@@ -112,12 +131,16 @@ export function plainAnswer(id: string | number, result: Result): Response {
  * is; on a socket, one listener on the response instead of the adapter's per-request signal.
  */
 export function disconnectAbort(c: Context<HttpEnv>): AbortController {
-  const controller = new AbortController();
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (outgoing === undefined) {
-    c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
-    return controller;
-  }
+  if (outgoing !== undefined) return abortOnClose(outgoing);
+  const controller = new AbortController();
+  c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
+  return controller;
+}
+
+/** Aborted when the response closes before it was all written (the client went away). */
+export function abortOnClose(outgoing: ServerResponse): AbortController {
+  const controller = new AbortController();
   outgoing.once('close', () => {
     if (!outgoing.writableFinished) controller.abort();
   });

@@ -1,5 +1,6 @@
 // Plain tools/call (plain-calls.ts) against the SDK's request funnel: the same fixture server, one
 // connection each way, and every outcome a call can have must read the same through both.
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../../test/fixtures/harness.js';
 import { CarteError } from '../errors.js';
@@ -65,6 +66,15 @@ describe('plain tools/call to a 2025-era stdio upstream', () => {
   ])('answers %s exactly as the SDK does', async (name, args) => {
     const plain = await outcome(conns.plain, name, args);
     expect(plain).toEqual(await outcome(conns.sdk, name, args));
+  });
+
+  it('leaves no listener on a signal that outlives its calls (one per HTTP connection), as the SDK does', async () => {
+    const shared = new AbortController().signal;
+    for (const conn of [conns.plain, conns.sdk]) {
+      for (const args of [{ text: 'a' }, { text: 5 }]) await outcome(conn, 'echo', args, { signal: shared });
+      await outcome(conn, 'no_such_tool', {}, { signal: shared });
+      expect(getEventListeners(shared, 'abort')).toHaveLength(0);
+    }
   });
 
   it('takes the plain path on one connection only, with the ids the SDK would send', async () => {
