@@ -45,11 +45,9 @@ export interface McpRequest {
   request: () => Request;
   parsedBody?: unknown;
   caller: CallerContext;
-  /** A controller of the request's own, aborted when the client goes away (made only for a plain call). */
-  abortOnDisconnect: () => AbortController;
   /**
-   * A signal aborted when the client goes away, for a call nothing else cancels (a modern plain
-   * call): the node lane gives each connection's calls one signal instead of a controller each.
+   * A signal aborted when the client goes away (asked for only by a plain call; nothing else may
+   * abort it): the node lane gives each connection's calls one signal instead of one each.
    */
   disconnected: () => AbortSignal;
 }
@@ -81,7 +79,7 @@ export class LegacySessions {
     request,
     parsedBody,
     caller,
-    abortOnDisconnect,
+    disconnected,
   }: McpRequest): Promise<Response | PlainReply> {
     const id = headers.get('mcp-session-id');
     const opts = parsedBody === undefined ? undefined : { parsedBody };
@@ -92,7 +90,7 @@ export class LegacySessions {
       else if (session && session.principal === principalOf(caller)) {
         session.lastSeen = now;
         const plain = this.plainOf(session, headers, parsedBody);
-        if (plain) return this.servePlain(session, id, plain, caller, abortOnDisconnect);
+        if (plain) return this.servePlain(session, id, plain, caller, disconnected);
         session.plainCalls.cancel(parsedBody);
         return session.transport.handleRequest(request(), opts);
       }
@@ -131,11 +129,13 @@ export class LegacySessions {
     sessionId: string,
     call: { id: string | number; arguments: Record<string, unknown> },
     caller: CallerContext,
-    abortOnDisconnect: () => AbortController,
+    disconnected: () => AbortSignal,
   ): Promise<PlainReply> {
-    const abort = abortOnDisconnect();
-    const result = await session.plainCalls.run(call.id, abort, (signal) =>
-      this.options.plainCall!(caller, call.arguments, signal),
+    const result = await session.plainCalls.run(
+      call.id,
+      undefined,
+      (signal) => this.options.plainCall!(caller, call.arguments, signal),
+      disconnected(),
     );
     return plainLegacyAnswer(call.id, result, sessionId);
   }

@@ -116,7 +116,6 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
         request: () => request,
         parsedBody,
         caller: c.get('caller'),
-        abortOnDisconnect: () => disconnectAbort(c),
         disconnected: () => disconnectAbort(c).signal,
       });
       return toResponse(reply);

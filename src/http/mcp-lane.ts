@@ -95,7 +95,6 @@ async function serve(
     request: () => webRequest(req, res, url, text),
     parsedBody: parsed.body,
     caller: who.caller,
-    abortOnDisconnect: () => abortOnClose(res),
     disconnected: () => connectionSignal(req.socket),
   });
   await writeReply(res, reply);
