@@ -129,9 +129,9 @@ export class NodeHeaders implements HeaderSource {
   }
 }
 
-/** The body as text; undefined when the client closed the request before its end. */
+/** The body as text; undefined when the client went away before its end (nothing to answer, nothing to report). */
 function readText(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () =>
@@ -140,7 +140,7 @@ function readText(req: IncomingMessage): Promise<string | undefined> {
     req.once('close', () => {
       if (!req.readableEnded) resolve(undefined);
     });
-    req.once('error', reject);
+    req.once('error', () => resolve(undefined));
   });
 }
 

@@ -9,18 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, LOCAL_CALLER as ME } from '../../src/gateway/index.js';
 import { createHttpApp, listenHttp, type HttpApp, type HttpServerHandle } from '../../src/http/index.js';
 import { MODERN_REVISION } from '../../src/http/plain-call.js';
-import { fixture, harness, tempDir, type Harness } from './helpers.js';
+import { fixture, harness, memoryLogger, tempDir, type Harness } from './helpers.js';
 
 let h: Harness;
 let app: HttpApp;
 let server: HttpServerHandle;
 let token: string;
+const logger = memoryLogger();
 
 beforeAll(async () => {
   h = harness([fixture('faults', 'faults.mjs')], tempDir().dir);
   await h.gateway.sync(ME);
   token = createToken(h.store, { project: 'default', scopes: ['call'] }, Date.now()).token;
-  app = createHttpApp({ gateway: h.gateway, store: h.store });
+  app = createHttpApp({ gateway: h.gateway, store: h.store }, { logger });
   server = await listenHttp(app, { host: '127.0.0.1', port: 0 });
 }, 60_000);
 afterAll(async () => {
@@ -214,6 +215,26 @@ describe('the node lane answers as the Hono route does', () => {
     // The chunked call was still answered, by the app.
     const chunked = await laneAnswer(auth(), body, { chunked: true });
     expect(JSON.stringify(chunked.answer.body)).toContain('"text":"x"');
+  });
+});
+
+describe('a client that goes away mid-body', () => {
+  it('is answered nothing and reported nowhere, and the server goes on', async () => {
+    const before = app.lane.taken;
+    const url = new URL(server.url);
+    await new Promise<void>((resolve) => {
+      const headers = { ...MODERN, authorization: `Bearer ${token}`, 'content-length': 1000 };
+      const req = httpRequest({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers });
+      req.on('error', () => undefined);
+      req.write('{"jsonrpc":"2.0",');
+      setTimeout(() => (req.destroy(), resolve()), 50);
+    });
+    await expect.poll(() => app.lane.taken).toBe(before + 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(logger.lines.filter((l) => !l.startsWith('debug'))).toEqual([]);
+    const body = JSON.stringify(call({ key: 'faults/echo', arguments: { text: 'after' } }));
+    const { answer: a } = await laneAnswer({ ...MODERN, authorization: `Bearer ${token}` }, body);
+    expect(JSON.stringify(a.body)).toContain('after');
   });
 });
 
