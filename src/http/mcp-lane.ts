@@ -59,11 +59,13 @@ export function mcpLane(options: LaneOptions): Lane {
     )
       return false;
     const url = `http://${host}/mcp`;
-    serve(options, req, res, headers, url).catch((err: unknown) => {
-      if (!res.headersSent) return writeReply(res, errorFor(url, err, options.report));
-      options.report(err);
-      res.destroy();
-    });
+    serve(options, req, res, headers, url)
+      .catch((err: unknown) => {
+        if (!res.headersSent) return writeReply(res, errorFor(url, err, options.report));
+        options.report(err);
+        res.destroy();
+      })
+      .catch(() => res.destroy()); // the error answer itself could not be written: the client is gone
     taken += 1;
     return true;
   };
