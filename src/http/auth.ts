@@ -7,7 +7,7 @@ import { CarteError } from '../errors.js';
 import { resolveBearer, type CallerContext, type Gateway, type Store } from '../gateway/index.js';
 import { bearerChallenge, errorResponse } from './errors.js';
 import type { LoginCodes } from './login.js';
-import type { HttpEnv } from './types.js';
+import type { HeaderSource, HttpEnv } from './types.js';
 
 export const ANONYMOUS_SCOPES: readonly string[] = Object.freeze(['search']);
 
@@ -44,7 +44,7 @@ export function callerResolver(options: AuthOptions): (authorization: string | u
 
 /** Who a request is, or the 401 it gets; errors other than `unauthorized` are thrown. */
 export type Authenticate = (
-  headers: Pick<Headers, 'get'>,
+  headers: HeaderSource,
   url: string,
 ) => { caller: CallerContext; requestId: string } | Response;
 

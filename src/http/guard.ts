@@ -4,6 +4,7 @@
 // non-browser client) passes, and one whose Origin is not the page Carte itself served is refused.
 import type { MiddlewareHandler } from 'hono';
 import { errorResponse } from './errors.js';
+import type { HeaderSource } from './types.js';
 
 export interface GuardOptions {
   /** The address the server is bound to (default 127.0.0.1). */
@@ -32,7 +33,7 @@ export function originGuard(options: GuardOptions = {}): MiddlewareHandler {
 }
 
 /** The check itself: undefined when the request may proceed, else why it may not. */
-export function requestChecker(options: GuardOptions): (headers: Pick<Headers, 'get'>) => string | undefined {
+export function requestChecker(options: GuardOptions): (headers: HeaderSource) => string | undefined {
   const bound = (options.host ?? '127.0.0.1').toLowerCase();
   const loopback = isLoopback(bound);
   const origins = new Set((options.allowedOrigins ?? []).map(normalizeOrigin));

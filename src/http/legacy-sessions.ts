@@ -9,7 +9,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CallerContext } from '../gateway/index.js';
 import { cannotConfirm, PlainCallsInFlight, type ToolResult as Result } from '../mcp/index.js';
-import { plainLegacyAnswer, plainLegacyCall, type HeaderSource, type PlainReply } from './plain-call.js';
+import { plainLegacyAnswer, plainLegacyCall, type PlainReply } from './plain-call.js';
+import type { HeaderSource, McpRequest } from './types.js';
 
 export const SESSION_DEFAULTS = {
   /** Legacy sessions open at once; a new `initialize` past it gets 503. */
@@ -36,20 +37,6 @@ interface Session {
   /** Who opened it: a later request must come from the same token (or the same anonymous project). */
   principal: string;
   lastSeen: number;
-}
-
-/** What a request to /mcp needs: its headers, its body already parsed, and its caller. */
-export interface McpRequest {
-  headers: HeaderSource;
-  /** The request as the SDK takes it: asked for only when the SDK answers (the node lane makes one then). */
-  request: () => Request;
-  parsedBody?: unknown;
-  caller: CallerContext;
-  /**
-   * A signal aborted when the client goes away (asked for only by a plain call; nothing else may
-   * abort it): the node lane gives each connection's calls one signal instead of one each.
-   */
-  disconnected: () => AbortSignal;
 }
 
 /** The open legacy sessions by id. */

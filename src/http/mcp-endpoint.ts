@@ -15,21 +15,15 @@ import type { Context } from 'hono';
 import type { ApprovalSite, CallerContext, Gateway } from '../gateway/index.js';
 import { createMcpServer, plainCallTool, type ExposureOptions } from '../mcp/index.js';
 import {
-  disconnectAbort,
+  disconnectSignal,
   plainAnswer,
   plainModernCall,
   surelyLegacy,
   toResponse,
   type PlainReply,
 } from './plain-call.js';
-import {
-  LegacySessions,
-  rpcError,
-  SESSION_DEFAULTS,
-  type McpRequest,
-  type SessionOptions,
-} from './legacy-sessions.js';
-import type { HttpEnv } from './types.js';
+import { LegacySessions, rpcError, SESSION_DEFAULTS, type SessionOptions } from './legacy-sessions.js';
+import type { HttpEnv, McpRequest } from './types.js';
 
 export interface McpEndpointOptions extends Partial<SessionOptions> {
   exposure?: ExposureOptions;
@@ -116,7 +110,7 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
         request: () => request,
         parsedBody,
         caller: c.get('caller'),
-        disconnected: () => disconnectAbort(c).signal,
+        disconnected: () => disconnectSignal(c),
       });
       return toResponse(reply);
     },

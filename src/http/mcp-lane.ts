@@ -6,14 +6,14 @@
 // (another method or path, a body without a length, a browser's request when CORS is on,
 // duplicated headers, an unusual Host) it leaves to Hono, untouched.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { Authenticate } from './auth.js';
 import { errorFor, errorResponse, type ReportBug } from './errors.js';
 import { parseMcpBody, type McpEndpoint } from './mcp-endpoint.js';
-import { abortOnClose, type HeaderSource, type PlainReply } from './plain-call.js';
+import { abortOnClose, connectionSignal, type PlainReply } from './plain-call.js';
+import type { HeaderSource } from './types.js';
 
 export interface LaneOptions {
   mcp: McpEndpoint;
@@ -100,26 +100,6 @@ async function serve(
     disconnected: () => connectionSignal(req.socket),
   });
   await writeReply(res, reply);
-}
-
-const CONNECTION_ABORT = new WeakMap<Socket, AbortController>();
-
-/**
- * Aborted when the connection closes. A response on HTTP/1.1 closes unfinished only with its
- * connection, so this is what a controller per request would say, for the price of one signal per
- * connection (a new AbortSignal costs about 9 µs in Node 20). Its listeners outlive no call: each
- * one that listens removes its listener when it ends (plain-calls.ts, the SDK, lifecycle.ts).
- */
-export function connectionSignal(socket: Socket): AbortSignal {
-  let controller = CONNECTION_ABORT.get(socket);
-  if (controller === undefined) {
-    const made = new AbortController();
-    if (socket.destroyed) made.abort();
-    else socket.once('close', () => made.abort());
-    CONNECTION_ABORT.set(socket, made);
-    controller = made;
-  }
-  return controller.signal;
 }
 
 /** Node's headers read as a web Headers' `get` (names lower-cased; the lane refused duplicates). */

@@ -23,3 +23,20 @@ export interface HttpEnv {
     requestId: string;
   };
 }
+
+/** What the checks read of a request's headers: a web `Headers`, or node's (mcp-lane.ts). */
+export type HeaderSource = Pick<Headers, 'get'>;
+
+/** What a request to /mcp needs: its headers, its body already parsed, and its caller. */
+export interface McpRequest {
+  headers: HeaderSource;
+  /** The request as the SDK takes it: asked for only when the SDK answers (the node lane makes one then). */
+  request: () => Request;
+  parsedBody?: unknown;
+  caller: CallerContext;
+  /**
+   * A signal aborted when the client goes away (asked for only by a plain call; nothing else may
+   * abort it): one per connection (plain-call.ts, `connectionSignal`).
+   */
+  disconnected: () => AbortSignal;
+}
