@@ -1,9 +1,10 @@
 // Profiles `carte serve` under load:
 // `npx tsx bench/load/profile.ts [--seconds S] [--workers N] [--top N] [--keep out.cpuprofile]
-// [--http modern|legacy [--sessions 16] [--raw-procs 2]]`.
+// [--http modern|legacy [--sessions 16] [--raw-procs 2]] [--upstream stdio|http]`.
 // One session calls everything/echo through a Carte started with `node --cpu-prof` (with --http:
 // one `carte serve --http` under the raw load generator, raw-load.ts); when Carte exits it writes
-// its profile, and this prints self time by function and by file (node_modules packages lumped
+// its profile, and this prints self time (`--upstream http`: a stdio session, with everything
+// in its Streamable HTTP mode behind Carte) by function and by file (node_modules packages lumped
 // together), so the costs of one proxied call can be read off.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { flag, numberFlag, requireBuild, tempDir } from '../core/paths.js';
 import { table } from '../core/report.js';
 import { CONFIGS, setupCarte } from './configs.js';
 import { startCarteHttp } from './http-face.js';
+import { startEverythingHttp } from './http-upstream.js';
 import { RawLoad, recordCall } from './raw-load.js';
 import { openSession } from './sessions.js';
 import { runLoop } from './workload.js';
@@ -105,8 +107,14 @@ interface Measured {
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** One stdio session, `workers` calls in flight; Carte exits (and writes its profile) when it closes. */
-async function loadStdio(dir: string, profDir: string, seconds: number, workers: number): Promise<Measured> {
-  const setup = await setupCarte(dir, 'stdio', CONFIGS.stdio());
+async function loadStdio(
+  dir: string,
+  profDir: string,
+  seconds: number,
+  workers: number,
+  upstreamUrl?: string,
+): Promise<Measured> {
+  const setup = await setupCarte(dir, 'stdio', upstreamUrl ? CONFIGS.http(upstreamUrl) : CONFIGS.stdio());
   const session = await openSession({
     kind: 'carte',
     ...setup,
@@ -155,10 +163,17 @@ async function main(): Promise<void> {
   try {
     const profDir = join(tmp.dir, 'prof');
     const era = flag('http');
-    const { fromUs, toUs, calls, elapsedMs } =
+    const upstreamKind = flag('upstream') ?? 'stdio';
+    if (upstreamKind !== 'stdio' && upstreamKind !== 'http')
+      throw new Error(`--upstream takes stdio or http, not "${upstreamKind}"`);
+    if (upstreamKind === 'http' && era !== undefined)
+      throw new Error('--upstream http profiles a stdio session only');
+    const upstream = upstreamKind === 'http' ? await startEverythingHttp() : undefined;
+    const { fromUs, toUs, calls, elapsedMs } = await (
       era === undefined
-        ? await loadStdio(tmp.dir, profDir, seconds, workers)
-        : await loadHttp(tmp.dir, profDir, seconds, era);
+        ? loadStdio(tmp.dir, profDir, seconds, workers, upstream?.url)
+        : loadHttp(tmp.dir, profDir, seconds, era)
+    ).finally(() => upstream?.stop());
     // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (a worker
     // thread, such as the WAL checkpointer's, writes its own).
     const files = readdirSync(profDir).filter((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
