@@ -1,10 +1,11 @@
 // Profiles `carte serve` under load:
 // `npx tsx bench/load/profile.ts [--seconds S] [--workers N] [--top N] [--keep out.cpuprofile]
-// [--http modern|legacy [--sessions 16] [--raw-procs 2]] [--upstream stdio|http]`.
+// [--sessions N] [--http modern|legacy [--sessions 16] [--raw-procs 2]] [--upstream stdio|http]`.
 // One session calls everything/echo through a Carte started with `node --cpu-prof` (with --http:
 // one `carte serve --http` under the raw load generator, raw-load.ts); when Carte exits it writes
 // its profile, and this prints self time (`--upstream http`: a stdio session, with everything
-// in its Streamable HTTP mode behind Carte) by function and by file (node_modules packages lumped
+// in its Streamable HTTP mode behind Carte; `--sessions N` over stdio: N sessions, each its own
+// Carte, their profiles added up) by function and by file (node_modules packages lumped
 // together), so the costs of one proxied call can be read off.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -82,6 +83,17 @@ export function selfTimes(p: Profile, window: { fromUs: number; toUs: number }):
   return out;
 }
 
+/** Several processes' self times added up. */
+function sumTimes(all: readonly SelfTimes[]): SelfTimes {
+  const out: SelfTimes = { byFunction: new Map(), byPlace: new Map(), byCaller: new Map(), totalMs: 0 };
+  for (const t of all) {
+    for (const key of ['byFunction', 'byPlace', 'byCaller'] as const)
+      for (const [k, ms] of t[key]) add(out[key], k, ms);
+    out.totalMs += t.totalMs;
+  }
+  return out;
+}
+
 function top(m: Map<string, number>, totalMs: number, n: number, calls: number): string {
   const rows = [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
   return table(
@@ -115,16 +127,16 @@ async function loadStdio(
   upstreamUrl?: string,
 ): Promise<Measured> {
   const setup = await setupCarte(dir, 'stdio', upstreamUrl ? CONFIGS.http(upstreamUrl) : CONFIGS.stdio());
-  const session = await openSession({
-    kind: 'carte',
-    ...setup,
-    nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir],
-  });
-  await runLoop([session], { key: 'everything/echo', workers, durationMs: 500 });
+  const sessions = await Promise.all(
+    Array.from({ length: numberFlag('sessions', 1) }, () =>
+      openSession({ kind: 'carte', ...setup, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] }),
+    ),
+  );
+  await runLoop(sessions, { key: 'everything/echo', workers, durationMs: 500 });
   const fromUs = nowUs();
-  const stats = await runLoop([session], { key: 'everything/echo', workers, durationMs: seconds * 1000 });
+  const stats = await runLoop(sessions, { key: 'everything/echo', workers, durationMs: seconds * 1000 });
   const toUs = nowUs();
-  await session.close();
+  await Promise.all(sessions.map((s) => s.close()));
   return { fromUs, toUs, calls: stats.ok, elapsedMs: stats.elapsedMs };
 }
 
@@ -176,14 +188,15 @@ async function main(): Promise<void> {
     ).finally(() => upstream?.stop());
     // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (a worker
     // thread, such as the WAL checkpointer's, writes its own).
+    // One main-thread profile per Carte process (several with --sessions over stdio): added up.
     const files = readdirSync(profDir).filter((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
-    if (files.length !== 1)
-      throw new Error(`expected one main-thread profile in ${profDir}, found ${files.join(', ') || 'none'}`);
-    const text = readFileSync(join(profDir, files[0]!), 'utf8');
+    if (files.length === 0) throw new Error(`expected a main-thread profile in ${profDir}, found none`);
+    const texts = files.map((f) => readFileSync(join(profDir, f), 'utf8'));
     const keep = flag('keep');
-    if (keep) writeFileSync(keep, text); // for Chrome DevTools or a closer look
-    const p = JSON.parse(text) as Profile;
-    const { byFunction, byPlace, byCaller, totalMs } = selfTimes(p, { fromUs, toUs });
+    if (keep) writeFileSync(keep, texts[0]!); // for Chrome DevTools or a closer look
+    const { byFunction, byPlace, byCaller, totalMs } = sumTimes(
+      texts.map((t) => selfTimes(JSON.parse(t) as Profile, { fromUs, toUs })),
+    );
     const idle = byFunction.get('(idle) (idle):0') ?? 0;
     console.log(
       `${calls} calls in ${(elapsedMs / 1000).toFixed(1)} s (${era === undefined ? `${workers} in flight` : `HTTP, ${era} era`}); profile ${totalMs.toFixed(0)} ms, idle ${idle.toFixed(0)} ms; busy ${(((totalMs - idle) / calls) * 1000).toFixed(0)} µs per call (the measured loop only)\n`,
