@@ -5,13 +5,18 @@
 // best score less the second); a tool's corpus evidence is the naive-Bayes log-odds of its words
 // under those distributions, turned into probabilities, and added (times a weight) to its blended
 // scores, with its server's mean as the method does. Labels are only read to measure.
-// `npx tsx bench/quality/categories-corpus.ts [--data DIR]`
-import { dirname, resolve } from 'node:path';
+// `--semantic`: the method starts with the dev pick of semantic evidence (USE-Lite, phrases and
+// paragraph × 2, Tried and dropped), embedded for the 300 labelled tools only (vectors cached in
+// bench/out), so the two small gains can be seen together.
+// `npx tsx bench/quality/categories-corpus.ts [--data DIR] [--semantic]`
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CATEGORIES, embedCategoryExemplars, type SemanticEvidence } from '../../src/catalog/index.js';
 import { categorizeCatalog, CATEGORY_IDS } from '../../src/gateway/index.js';
-import { tokenize } from '../../src/search/index.js';
+import { createUseLiteEmbedder, embeddableToolText, tokenize, USE_LITE } from '../../src/search/index.js';
 import { CATALOGS, loadLabels, loadSecondLabels } from './categories.js';
-import { loadJson, requireBenchDir, toolId, type BenchTool } from './data.js';
+import { loadJson, requireBenchDir, toolId, toSearchDoc, type BenchTool } from './data.js';
+import { cachedEmbedder, loadVectorCache } from './vector-cache.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const C = CATEGORY_IDS.length;
@@ -132,11 +137,38 @@ function combine(docs: readonly Doc[], corpus: readonly Float64Array[], alpha: n
   });
 }
 
-function main(): void {
+/** The dev pick of semantic evidence for the labelled tools (categories-ideas.ts embeds the same way). */
+async function semanticPick(
+  tools: readonly BenchTool[],
+  keys: ReadonlySet<string>,
+): Promise<SemanticEvidence> {
+  const path = join(here, `../out/vectors-categories-${USE_LITE.id}.jsonl`);
+  const embedder = cachedEmbedder(loadVectorCache(path, USE_LITE.dimension), path, {
+    ...USE_LITE,
+    load: createUseLiteEmbedder,
+  });
+  const texts = tools
+    .filter((t) => keys.has(toolId(t)))
+    .map((t) => [toolId(t), embeddableToolText(toSearchDoc(t))] as const)
+    .filter((e): e is readonly [string, string] => e[1] !== undefined);
+  const vectors = await embedder.embed(texts.map((e) => e[1]));
+  const exemplars = await embedCategoryExemplars(embedder);
+  const paragraphs = await embedder.embed(CATEGORY_IDS.map((id) => CATEGORIES[id].description));
+  return {
+    vectors: new Map(texts.map((e, j) => [e[0], vectors[j]!])),
+    categories: exemplars.map((e, c) => [...e, paragraphs[c]!]),
+    weight: 2,
+  };
+}
+
+async function main(): Promise<void> {
   const i = process.argv.indexOf('--data');
   const dir = requireBenchDir(resolve(here, '../..', i >= 0 ? process.argv[i + 1]! : '../shared/bench'));
   const tools = CATALOGS.flatMap((f) => loadJson<BenchTool[]>(dir, f));
-  const scored = new Map(categorizeCatalog(tools, { scores: true }).tools.map((t) => [t.key, t]));
+  const labelled = new Set([...loadLabels(), ...loadSecondLabels()].map((l) => l.key));
+  const semantic = process.argv.includes('--semantic') ? await semanticPick(tools, labelled) : undefined;
+  const options = semantic ? { scores: true, semantic } : { scores: true };
+  const scored = new Map(categorizeCatalog(tools, options).tools.map((t) => [t.key, t]));
   const seen = new Set<string>();
   const docs: Doc[] = [];
   for (const t of tools) {
@@ -166,7 +198,9 @@ function main(): void {
   };
   const base = docs.map((d) => d.base);
   console.log(`${docs.length} tools; dev / held-out / fresh / fresh-2\n`);
-  console.log(`| the method (no corpus evidence) | ${measure(base)} |`);
+  console.log(
+    `| the method${semantic ? ' with semantic evidence' : ''} (no corpus evidence) | ${measure(base)} |`,
+  );
   for (const mean of [false, true])
     for (const beta of [2, 10])
       for (const minDocs of [2])
@@ -184,4 +218,4 @@ function main(): void {
           }
 }
 
-main();
+await main();
