@@ -1,13 +1,13 @@
-// What the audit log costs per call (issue 15, "Done when": < 0.1 ms p50), against today's single
+// What the audit log costs per call (issue 15, "Done when": < 0.1 ms p50), against the single
 // usage record, in the same run: `npx tsx bench/load/audit-write.ts [--quick]` (also run by bench:load).
 // A real WAL store file holding 100,000 calls (activity-write.ts's fill), then alternating blocks:
-// - store level: one record() (today) against begin() + finish() (the audit's two writes);
+// - store level: one record() (the usage row before the audit) against begin() + finish() (the audit's two writes);
 // - per call: recordCall against AuditLog.call (arguments: digest, and redacted) around a call that
 //   resolves at once, each with the bare call in the same blocks, so added = wrapped - bare.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AuditLog, LOCAL_CALLER, argsDigest } from '../../src/gateway/index.js';
-import { recordCall, usageRecorder } from '../../src/gateway/usage.js';
+import { recordCall, usageRecorder } from './usage-record.js';
 import { QUIET } from '../core/logger.js';
 import { hasFlag, tempDir } from '../core/paths.js';
 import { machine, machineLine, progress, table, writeJson } from '../core/report.js';
@@ -141,7 +141,7 @@ export function auditTables(r: AuditWriteResult): string {
   const head = (what: string) => [what, 'calls', 'p50 µs', 'p95 µs', 'p99 µs', 'mean µs', 'added p50 µs'];
   return [
     table(head('store writes per call, WAL store of 100k calls'), [
-      row('record() (usage today: one INSERT)', r.store.record),
+      row('record() (usage before the audit: one INSERT)', r.store.record),
       row('begin() + finish() (audit: INSERT before, UPDATE after)', r.store.beginFinish),
     ]),
     '',
@@ -159,7 +159,7 @@ export function auditTables(r: AuditWriteResult): string {
     '',
     table(head('per call, around a call that resolves at once'), [
       row('bare call', r.calls.bare),
-      row('recordCall (usage today)', r.calls.recordCall, r.calls.bare),
+      row('recordCall (usage before the audit)', r.calls.recordCall, r.calls.bare),
       row('AuditLog.call, arguments: digest', r.calls.auditDigest, r.calls.bare),
       row('AuditLog.call, arguments: redacted', r.calls.auditRedacted, r.calls.bare),
     ]),

@@ -57,7 +57,7 @@ describe('AuditLog.call', () => {
     store.close();
   });
 
-  it('classifies outcomes as recordCall does and passes results and errors through', async () => {
+  it('classifies outcomes (tool_error, the CarteError code, internal) and passes results and errors through', async () => {
     const { store, audit } = setup();
     const toolError = { content: [], isError: true };
     await expect(

@@ -1,63 +1,10 @@
-// Usage: every tool call timed, classified and written to the store's activity table (issue 14).
-import { toCarteError } from '../errors.js';
-import type { ActivityOutcome, Store } from '../store/index.js';
-import type { Logger } from '../upstream/index.js';
-import { throttledWarn } from './throttled-warn.js';
-import type { CallOutcome } from './types.js';
-
-/** Where calls are recorded, and where a failed write is reported (throttled: one line a minute). */
-export interface UsageRecorder {
-  readonly activity: Pick<Store['activity'], 'record'>;
-  readonly warn: (message: string) => void;
-}
+// Usage accounting shared by the audit (gateway/audit.ts), which writes every tool call's row:
+// the tool a call runs, and a result's size estimated without serialising it (issue 14).
 
 /** The tool a call runs. */
 export interface CallTarget {
   key: string;
   server: string;
-}
-
-/** A recorder for the gateway's lifetime: the warning throttle must outlive any one call. */
-export function usageRecorder(store: Pick<Store, 'activity'>, logger: Logger): UsageRecorder {
-  return { activity: store.activity, warn: throttledWarn(logger) };
-}
-
-/**
- * Runs one upstream call and records it: `ok`, `tool_error` (the upstream's `isError: true`) or
- * the CarteError code of what it threw, with its duration and result size. The result or the
- * error passes through untouched; a failed write only logs a warning.
- */
-export async function recordCall(
-  recorder: UsageRecorder,
-  call: CallTarget,
-  run: () => Promise<CallOutcome>,
-): Promise<CallOutcome> {
-  const at = Date.now();
-  const start = performance.now();
-  let result: CallOutcome;
-  try {
-    result = await run();
-  } catch (err) {
-    write(recorder, call, { at, durationMs: performance.now() - start, outcome: toCarteError(err).code });
-    throw err;
-  }
-  const durationMs = performance.now() - start; // before sizing: the duration is the upstream's
-  const outcome = result.isError === true ? 'tool_error' : 'ok';
-  write(recorder, call, { at, durationMs, outcome, resultBytes: estimateJsonBytes(result) });
-  return result;
-}
-
-function write(
-  recorder: UsageRecorder,
-  call: CallTarget,
-  e: { at: number; durationMs: number; outcome: ActivityOutcome; resultBytes?: number },
-): void {
-  try {
-    recorder.activity.record({ kind: 'call', key: call.key, server: call.server, ...e });
-  } catch (err) {
-    // Usage is bookkeeping: a locked or full store must not fail the call it describes.
-    recorder.warn(`cannot record tool calls in the activity table: ${(err as Error).message}`);
-  }
 }
 
 /** Arrays and objects with more entries than this are sized from an evenly spaced sample. */
