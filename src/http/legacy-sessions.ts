@@ -120,7 +120,6 @@ export class LegacySessions {
   ): Promise<PlainReply> {
     const result = await session.plainCalls.run(
       call.id,
-      undefined,
       (signal) => this.options.plainCall!(caller, call.arguments, signal),
       disconnected(),
     );

@@ -12,7 +12,7 @@ import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { Authenticate } from './auth.js';
 import { errorFor, errorResponse, type ReportBug } from './errors.js';
 import { parseMcpBody, type McpEndpoint } from './mcp-endpoint.js';
-import { abortOnClose, connectionSignal, type PlainReply } from './plain-call.js';
+import { connectionSignal, type PlainReply } from './plain-call.js';
 import type { HeaderSource } from './types.js';
 
 export interface LaneOptions {
@@ -131,6 +131,15 @@ function webRequest(req: IncomingMessage, res: ServerResponse, url: string, body
   const pairs: [string, string][] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) pairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
   return new Request(url, { method: 'POST', headers: pairs, body, signal: abortOnClose(res).signal });
+}
+
+/** Aborted when the response closes before it was all written (the client went away). */
+function abortOnClose(outgoing: ServerResponse): AbortController {
+  const controller = new AbortController();
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) controller.abort();
+  });
+  return controller;
 }
 
 /** Writes an answer: a plain reply at once, a Response's body (an SSE stream too) as it comes. */

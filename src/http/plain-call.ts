@@ -153,15 +153,6 @@ export function connectionSignal(socket: Socket): AbortSignal {
   return controller.signal;
 }
 
-/** Aborted when the response closes before it was all written (the client went away). */
-export function abortOnClose(outgoing: ServerResponse): AbortController {
-  const controller = new AbortController();
-  outgoing.once('close', () => {
-    if (!outgoing.writableFinished) controller.abort();
-  });
-  return controller;
-}
-
 function bareEnvelope(meta: unknown): boolean {
   if (!isObject(meta) || !onlyKeys(meta, ENVELOPE_KEYS)) return false;
   if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return false;

@@ -25,15 +25,15 @@ describe('PlainCallsInFlight', () => {
   it('reuses the controller of a call that ended clean, and not one whose signal kept a listener', async () => {
     const calls = new PlainCallsInFlight();
     const signals: AbortSignal[] = [];
-    await calls.run(1, undefined, into(signals));
-    await calls.run(2, undefined, into(signals));
+    await calls.run(1, into(signals));
+    await calls.run(2, into(signals));
     expect(signals[1]).toBe(signals[0]);
-    await calls.run(3, undefined, (s) => {
+    await calls.run(3, (s) => {
       signals.push(s);
       s.addEventListener('abort', () => {}); // never removed
       return Promise.resolve();
     });
-    await calls.run(4, undefined, into(signals));
+    await calls.run(4, into(signals));
     expect(signals[2]).toBe(signals[0]);
     expect(signals[3]).not.toBe(signals[2]);
     expect(signals[3]!.aborted).toBe(false);
@@ -43,7 +43,7 @@ describe('PlainCallsInFlight', () => {
     const calls = new PlainCallsInFlight();
     const a = pending();
     const b = pending();
-    const runs = [calls.run('a', undefined, a.fn), calls.run('b', undefined, b.fn)];
+    const runs = [calls.run('a', a.fn), calls.run('b', b.fn)];
     expect(calls.has('a')).toBe(true);
     calls.cancel(cancel('a'));
     expect([a.seen[0]!.aborted, b.seen[0]!.aborted]).toEqual([true, false]);
@@ -51,9 +51,9 @@ describe('PlainCallsInFlight', () => {
     b.end();
     await Promise.all(runs);
     const next: AbortSignal[] = [];
-    await calls.run('c', undefined, into(next));
+    await calls.run('c', into(next));
     expect(next[0]).toBe(b.seen[0]);
-    await calls.run('d', undefined, into(next));
+    await calls.run('d', into(next));
     expect(next).not.toContain(a.seen[0]);
     expect(next.every((s) => !s.aborted)).toBe(true);
   });
@@ -62,8 +62,8 @@ describe('PlainCallsInFlight', () => {
     const calls = new PlainCallsInFlight();
     const connection = new AbortController();
     const a = pending();
-    const run = calls.run('a', undefined, a.fn, connection.signal);
-    await calls.run('b', undefined, () => Promise.resolve(), connection.signal);
+    const run = calls.run('a', a.fn, connection.signal);
+    await calls.run('b', () => Promise.resolve(), connection.signal);
     expect(getEventListeners(connection.signal, 'abort')).toHaveLength(1);
     connection.abort();
     expect(a.seen[0]!.aborted).toBe(true);
@@ -71,19 +71,9 @@ describe('PlainCallsInFlight', () => {
     await run;
     expect(getEventListeners(connection.signal, 'abort')).toHaveLength(0);
     const late = pending();
-    const lateRun = calls.run('c', undefined, late.fn, connection.signal);
+    const lateRun = calls.run('c', late.fn, connection.signal);
     expect(late.seen[0]!.aborted).toBe(true);
     late.end();
     await lateRun;
-  });
-
-  it('uses a controller the caller gives, and never keeps it', async () => {
-    const calls = new PlainCallsInFlight();
-    const mine = new AbortController();
-    const seen: AbortSignal[] = [];
-    await calls.run(1, mine, into(seen));
-    await calls.run(2, undefined, into(seen));
-    expect(seen[0]).toBe(mine.signal);
-    expect(seen[1]).not.toBe(mine.signal);
   });
 });

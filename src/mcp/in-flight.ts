@@ -22,17 +22,16 @@ export class PlainCallsInFlight {
   }
 
   /**
-   * Runs one call, reachable by its id until it settles, under `abort` when given (the caller
-   * owns it), else under a spare controller of this connection's, taken back when the call ends
-   * clean. `alsoOn`: a signal whose abort aborts the call too (its HTTP connection's).
+   * Runs one call, reachable by its id until it settles, under a spare controller of this
+   * connection's (taken back when the call ends clean) or a new one. `alsoOn`: a signal whose
+   * abort aborts the call too (its HTTP connection's).
    */
   async run<T>(
     id: string | number,
-    abort: AbortController | undefined,
     fn: (signal: AbortSignal) => Promise<T>,
     alsoOn?: AbortSignal,
   ): Promise<T> {
-    const controller = abort ?? this.spares.pop() ?? new AbortController();
+    const controller = this.spares.pop() ?? new AbortController();
     const stop = () => controller.abort();
     if (alsoOn?.aborted) stop();
     else alsoOn?.addEventListener('abort', stop, { once: true });
@@ -42,8 +41,7 @@ export class PlainCallsInFlight {
     } finally {
       this.calls.delete(id);
       alsoOn?.removeEventListener('abort', stop);
-      if (abort === undefined && this.spares.length < SPARES_MAX && clean(controller.signal))
-        this.spares.push(controller);
+      if (this.spares.length < SPARES_MAX && clean(controller.signal)) this.spares.push(controller);
     }
   }
 

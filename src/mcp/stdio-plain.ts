@@ -32,7 +32,7 @@ export function interceptPlainCalls(
     const call = plainCall(legacyServer(), message);
     if (call === undefined || inflight.has(call.id)) return false;
     void inflight
-      .run(call.id, undefined, (signal) => run(call.arguments, signal))
+      .run(call.id, (signal) => run(call.arguments, signal))
       .then((result) => transport.send({ jsonrpc: '2.0', id: call.id, result }))
       .catch((err: unknown) => onError(err instanceof Error ? err : new Error(String(err))));
     return true;

@@ -11,6 +11,7 @@ import {
   type Logger,
   type Store,
 } from '../../src/gateway/index.js';
+import { MODERN_REVISION } from '../../src/http/plain-call.js';
 
 const require = createRequire(import.meta.url);
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -130,3 +131,19 @@ export function harness(
     },
   };
 }
+
+/** The headers of a plain modern-era `call_tool` POST (the HTTP plain-call and node-lane tests). */
+export const MODERN_CALL_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': MODERN_REVISION,
+  'mcp-method': 'tools/call',
+  'mcp-name': 'call_tool',
+};
+
+/** The bare `_meta` envelope of a modern-era request from a client named `client`. */
+export const modernEnvelope = (client: string) => ({
+  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+  'io.modelcontextprotocol/clientInfo': { name: client, version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+});

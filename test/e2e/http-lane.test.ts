@@ -8,8 +8,15 @@ import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, LOCAL_CALLER as ME } from '../../src/gateway/index.js';
 import { createHttpApp, listenHttp, type HttpApp, type HttpServerHandle } from '../../src/http/index.js';
-import { MODERN_REVISION } from '../../src/http/plain-call.js';
-import { fixture, harness, memoryLogger, tempDir, type Harness } from './helpers.js';
+import {
+  fixture,
+  harness,
+  memoryLogger,
+  MODERN_CALL_HEADERS,
+  modernEnvelope,
+  tempDir,
+  type Harness,
+} from './helpers.js';
 
 let h: Harness;
 let app: HttpApp;
@@ -29,18 +36,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
-  'io.modelcontextprotocol/clientInfo': { name: 'lane-test', version: '0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-const MODERN = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': MODERN_REVISION,
-  'mcp-method': 'tools/call',
-  'mcp-name': 'call_tool',
-};
+const ENVELOPE = modernEnvelope('lane-test');
+const MODERN = MODERN_CALL_HEADERS;
 
 function call(args: unknown, meta: object = {}) {
   return {

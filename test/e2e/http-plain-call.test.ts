@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, LOCAL_CALLER as ME, projectsFromConfig } from '../../src/gateway/index.js';
 import { createHttpApp, listenHttp, type HttpApp, type HttpServerHandle } from '../../src/http/index.js';
 import { MODERN_REVISION, plainLegacyCall, plainModernCall } from '../../src/http/plain-call.js';
-import { fixture, harness, tempDir, type Harness } from './helpers.js';
+import { fixture, harness, MODERN_CALL_HEADERS, modernEnvelope, tempDir, type Harness } from './helpers.js';
 
 const PROJECTS = projectsFromConfig({
   projects: {
@@ -46,18 +46,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
-  'io.modelcontextprotocol/clientInfo': { name: 'plain-test', version: '0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-const HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': MODERN_REVISION,
-  'mcp-method': 'tools/call',
-  'mcp-name': 'call_tool',
-};
+const ENVELOPE = modernEnvelope('plain-test');
+const HEADERS = MODERN_CALL_HEADERS;
 
 function callBody(args: unknown, extra: { id?: unknown; meta?: object; params?: object } = {}) {
   return {
