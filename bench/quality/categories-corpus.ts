@@ -9,14 +9,14 @@
 // paragraph × 2, Tried and dropped), embedded for the 300 labelled tools only (vectors cached in
 // bench/out), so the two small gains can be seen together.
 // `npx tsx bench/quality/categories-corpus.ts [--data DIR] [--semantic]`
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATEGORIES, embedCategoryExemplars, type SemanticEvidence } from '../../src/catalog/index.js';
 import { categorizeCatalog, CATEGORY_IDS } from '../../src/gateway/index.js';
-import { createUseLiteEmbedder, embeddableToolText, tokenize, USE_LITE } from '../../src/search/index.js';
+import { tokenize } from '../../src/search/index.js';
 import { CATALOGS, loadLabels, loadSecondLabels } from './categories.js';
-import { loadJson, requireBenchDir, toolId, toSearchDoc, type BenchTool } from './data.js';
-import { cachedEmbedder, loadVectorCache } from './vector-cache.js';
+import { cachedUseLite, labelledVectors } from './categories-ideas.js';
+import { loadJson, requireBenchDir, toolId, type BenchTool } from './data.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const C = CATEGORY_IDS.length;
@@ -137,25 +137,16 @@ function combine(docs: readonly Doc[], corpus: readonly Float64Array[], alpha: n
   });
 }
 
-/** The dev pick of semantic evidence for the labelled tools (categories-ideas.ts embeds the same way). */
+/** The dev pick of semantic evidence for the labelled tools, embedded as categories-ideas.ts does. */
 async function semanticPick(
   tools: readonly BenchTool[],
   keys: ReadonlySet<string>,
 ): Promise<SemanticEvidence> {
-  const path = join(here, `../out/vectors-categories-${USE_LITE.id}.jsonl`);
-  const embedder = cachedEmbedder(loadVectorCache(path, USE_LITE.dimension), path, {
-    ...USE_LITE,
-    load: createUseLiteEmbedder,
-  });
-  const texts = tools
-    .filter((t) => keys.has(toolId(t)))
-    .map((t) => [toolId(t), embeddableToolText(toSearchDoc(t))] as const)
-    .filter((e): e is readonly [string, string] => e[1] !== undefined);
-  const vectors = await embedder.embed(texts.map((e) => e[1]));
+  const embedder = cachedUseLite();
   const exemplars = await embedCategoryExemplars(embedder);
   const paragraphs = await embedder.embed(CATEGORY_IDS.map((id) => CATEGORIES[id].description));
   return {
-    vectors: new Map(texts.map((e, j) => [e[0], vectors[j]!])),
+    vectors: await labelledVectors(embedder, tools, keys),
     categories: exemplars.map((e, c) => [...e, paragraphs[c]!]),
     weight: 2,
   };

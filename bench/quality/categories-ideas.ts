@@ -27,8 +27,14 @@ const here = import.meta.dirname;
 const CACHE = join(here, `../out/vectors-categories-${USE_LITE.id}.jsonl`);
 const WEIGHTS = [0.5, 1, 2, 4];
 
+/** USE-Lite with its vectors cached in bench/out (the first run embeds, later ones read). */
+export function cachedUseLite(): Embedder {
+  const cache = loadVectorCache(CACHE, USE_LITE.dimension);
+  return cachedEmbedder(cache, CACHE, { ...USE_LITE, load: createUseLiteEmbedder });
+}
+
 /** The labelled tools' vectors (the text hybrid search embeds), keyed by tool key. */
-async function labelledVectors(
+export async function labelledVectors(
   embedder: Embedder,
   tools: readonly BenchTool[],
   keys: ReadonlySet<string>,
@@ -42,8 +48,7 @@ async function labelledVectors(
 }
 
 async function semanticVariants(tools: readonly BenchTool[], keys: ReadonlySet<string>): Promise<Variant[]> {
-  const cache = loadVectorCache(CACHE, USE_LITE.dimension);
-  const embedder = cachedEmbedder(cache, CACHE, { ...USE_LITE, load: createUseLiteEmbedder });
+  const embedder = cachedUseLite();
   const vectors = await labelledVectors(embedder, tools, keys);
   const exemplars = await embedCategoryExemplars(embedder);
   const paragraphs = (await embedder.embed(CATEGORY_IDS.map((id) => CATEGORIES[id].description))).map((v) => [
