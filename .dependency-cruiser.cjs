@@ -1,0 +1,29 @@
+// Import circles in src/, type imports included, at two grains: between files, and between
+// folders ("rooms": two rooms that need each other are one room). `npm run lint` runs it.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-file-circle',
+      severity: 'error',
+      comment: 'two files that import each other (type imports count): move what they share below both',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-room-circle',
+      severity: 'error',
+      scope: 'folder',
+      comment: 'two folders that import each other are one room: move what they share below both',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
