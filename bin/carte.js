@@ -1,10 +1,30 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI lives in dist/cli (built by `npm run build`). A command is done when
-// main() resolves; exiting then ends any upstream child a misbehaving server keeps alive.
+// main() resolves; the process then ends by itself once stdout has drained, because every command
+// closes what it opened (a pipe gets the whole output: issue 25). If a handle still holds the
+// process after the output is written, a grace timer that does not itself hold it ends the
+// process and names the leak, instead of hanging a script forever.
+const GRACE_MS = 5000;
+
+process.stdout.on('error', (err) => {
+  // The reader went away (`carte audit export | head`): stop writing, as other Unix tools do.
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 import('../dist/cli/main.js')
   .then((m) => m.main(process.argv.slice(2)))
-  .then(() => process.exit())
   .catch((err) => {
     process.stderr.write(`carte: ${err && err.stack ? err.stack : String(err)}\n`);
-    process.exit(70);
+    process.exitCode = 70;
+  })
+  .then(() => {
+    const leaked = () => {
+      const open = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap' && r !== 'Timeout');
+      process.stderr.write(
+        `carte: still running ${GRACE_MS} ms after the command ended (${open.join(', ')}); exiting\n`,
+      );
+      process.exit();
+    };
+    process.stdout.write('', () => setTimeout(leaked, GRACE_MS).unref());
   });

@@ -1,8 +1,9 @@
-import { cac } from 'cac';
+import { cac, type CAC } from 'cac';
 import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
-import { registerAudit } from './commands/audit.js';
+import { printActionHelp, type ActionHelps } from './action-help.js';
+import { AUDIT_ACTIONS, registerAudit } from './commands/audit.js';
 import { registerCall } from './commands/call.js';
-import { registerConfig } from './commands/config.js';
+import { CONFIG_ACTIONS, registerConfig } from './commands/config.js';
 import { registerDescribe } from './commands/describe.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerRank } from './commands/rank.js';
@@ -16,8 +17,15 @@ import { registerServe } from './commands/serve.js';
 import { registerServers } from './commands/servers.js';
 import { registerStats } from './commands/stats.js';
 import { registerSync } from './commands/sync.js';
-import { registerToken } from './commands/token.js';
+import { registerToken, TOKEN_ACTIONS } from './commands/token.js';
 import { registerTools } from './commands/tools.js';
+
+/** The commands that take an action word, for `carte token create --help`. */
+const ACTIONS: Readonly<Record<string, ActionHelps>> = {
+  token: TOKEN_ACTIONS,
+  audit: AUDIT_ACTIONS,
+  config: CONFIG_ACTIONS,
+};
 
 /** The CLI entry: parses argv, runs one command, and maps errors to exit codes in one place. */
 export async function main(argv: string[]): Promise<void> {
@@ -55,8 +63,12 @@ export async function main(argv: string[]): Promise<void> {
   }
   cli.help();
   cli.version('0.1.0');
+  // Help is printed below, once the command and its action are known (cac alone would print the
+  // command's help and forget which command matched).
+  cli.showHelpOnExit = false;
   try {
     cli.parse(['node', 'carte', ...argv], { run: false });
+    if (cli.options.help) return printHelp(cli);
     if (!cli.matchedCommand) {
       if (cli.args.length > 0)
         throw new CarteError('bad_input', `unknown command "${cli.args[0]}"; run carte --help`);
@@ -67,6 +79,17 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     process.exitCode = report(err);
   }
+}
+
+/** `--help` anywhere: the action's help, the command's, or the whole CLI's; an unknown command is an error. */
+function printHelp(cli: CAC): void {
+  const command = cli.matchedCommand;
+  if (!command && cli.args.length > 0)
+    throw new CarteError('bad_input', `unknown command "${cli.args[0]}"; run carte --help`);
+  const actions = command ? ACTIONS[command.name] : undefined;
+  const action = cli.args[0];
+  if (command && actions && action !== undefined && printActionHelp(cli, command, actions, action)) return;
+  cli.outputHelp();
 }
 
 function report(err: unknown): number {

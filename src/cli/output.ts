@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 export { count } from '../gateway/index.js';
 /** Prints rows as aligned columns (the last column is not padded). */
 export function formatTable(rows: readonly (readonly string[])[]): string {
@@ -29,6 +30,14 @@ function width(text: string): number {
 /** Writes a line to stdout. */
 export function out(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/**
+ * Writes lines to stdout, waiting whenever the pipe is full: a long export then neither piles up
+ * in memory nor outruns a slow reader (`carte audit export | gzip`).
+ */
+export async function outLines(lines: Iterable<string>): Promise<void> {
+  for (const line of lines) if (!process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
 }
 
 /** Writes a value as stable, pretty JSON to stdout. */

@@ -21,7 +21,7 @@ afterAll(() => tmp.cleanup());
 const ENTRY = join(tmp.dir, 'carte-src.mjs');
 writeFileSync(
   ENTRY,
-  `const m = await import(${JSON.stringify(MAIN)});\nawait m.main(process.argv.slice(2));\nprocess.exit();\n`,
+  `const m = await import(${JSON.stringify(MAIN)});\nawait m.main(process.argv.slice(2));\n`,
 );
 
 function carte(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -1,12 +1,24 @@
 import type { CAC } from 'cac';
 import type { AuditQuery, AuditRow } from '../../gateway/index.js';
 import { CarteError } from '../../errors.js';
+import type { ActionHelps } from '../action-help.js';
 import { openApp, type GlobalFlags } from '../app.js';
 import { parseDurationFlag } from '../flags.js';
-import { formatMs, formatTable, out, outJson } from '../output.js';
+import { formatMs, formatTable, out, outJson, outLines } from '../output.js';
 
 /** Rows `carte audit` shows without `--limit` (export has no limit). */
 export const AUDIT_LIST_LIMIT = 100;
+
+/** `carte audit export` is the one action; `carte audit` alone lists. */
+export const AUDIT_ACTIONS: ActionHelps = {
+  export: {
+    usage: '[--since <duration>] [--project <id>] [--tool <key>] [--limit <n>]',
+    summary:
+      'Print every matching audit row as one JSON object per line, oldest first (no limit unless --limit).',
+    options: ['since', 'project', 'tool', 'limit'],
+    describe: { limit: 'At most this many rows (default: all)' },
+  },
+};
 
 interface AuditFlags extends GlobalFlags {
   since?: string;
@@ -29,14 +41,14 @@ export function registerAudit(cli: CAC): void {
     .option('--limit <n>', `At most this many rows (default ${AUDIT_LIST_LIMIT}; export: all)`)
     .option('--json', 'Print JSON')
     .action(async (action: string | undefined, flags: AuditFlags) => {
-      if (action !== undefined && action !== 'export')
+      if (action !== undefined && !Object.hasOwn(AUDIT_ACTIONS, action))
         throw new CarteError('bad_input', `unknown audit action "${action}"; the only action is "export"`);
       const query = readQuery(flags, action === 'export');
       const app = openApp(flags);
       try {
         if (action === 'export') {
-          for (const row of app.store.activity.exportAudit(query)) out(JSON.stringify(row));
-          return;
+          const rows = app.store.activity.exportAudit(query);
+          return await outLines(map(rows, (row) => JSON.stringify(row)));
         }
         const rows = app.store.activity.audit(query);
         if (flags.json) return outJson(rows);
@@ -78,4 +90,8 @@ function formatAudit(rows: readonly AuditRow[]): string {
       r.outcome === 'started' ? '-' : formatMs(r.durationMs),
     ]),
   ]);
+}
+
+function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
 }

@@ -2,15 +2,25 @@ import type { CAC } from 'cac';
 import { homedir } from 'node:os';
 import { loadConfigFile, resolveConfigPath, resolveDataDir } from '../../config/index.js';
 import { CarteError } from '../../errors.js';
+import type { ActionHelps } from '../action-help.js';
 import type { GlobalFlags } from '../app.js';
 import { formatProblem, out } from '../output.js';
+
+/** `carte config check` is the one action. */
+export const CONFIG_ACTIONS: ActionHelps = {
+  check: {
+    usage: '[--config <file>]',
+    summary: 'Validate the config file and print every problem as path: message; exit 78 when there is one.',
+    options: [],
+  },
+};
 
 /** `carte config check`: print every problem of the config as `path: message`. */
 export function registerConfig(cli: CAC): void {
   cli
     .command('config <action>', 'check: validate the config file and print every problem')
     .action((action: string, flags: GlobalFlags) => {
-      if (action !== 'check')
+      if (!Object.hasOwn(CONFIG_ACTIONS, action))
         throw new CarteError('bad_input', `unknown config action "${action}"; the only action is "check"`);
       const env = process.env;
       const { path, source } = resolveConfigPath({

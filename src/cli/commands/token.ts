@@ -9,6 +9,7 @@ import {
   TOKEN_SCOPES,
   type TokenInfo,
 } from '../../gateway/index.js';
+import type { ActionHelps } from '../action-help.js';
 import { openApp, type App, type GlobalFlags } from '../app.js';
 import { parseDurationFlag } from '../flags.js';
 import { formatTable, note, out, outJson } from '../output.js';
@@ -21,7 +22,24 @@ interface TokenFlags extends GlobalFlags {
   json?: boolean;
 }
 
-const ACTIONS = ['create', 'list', 'revoke'] as const;
+/** The actions of `carte token` and what `carte token ACTION --help` prints. */
+export const TOKEN_ACTIONS: ActionHelps = {
+  create: {
+    usage: '--project <id> [--name <name>] [--expires <duration>] [--scope <scope>]...',
+    summary: "Make a bearer token for one project's HTTP callers; the secret is printed once, on stdout.",
+    options: ['project', 'name', 'expires', 'scope'],
+  },
+  list: {
+    usage: '[--json]',
+    summary: 'Show every token with its project, scopes, times and status, never its secret.',
+    options: ['json'],
+  },
+  revoke: {
+    usage: '<id>',
+    summary: 'Revoke a token by its id (from carte token list); it stops working at once.',
+    options: [],
+  },
+};
 
 /** `carte token create|list|revoke`: bearer tokens for the HTTP face (docs/security.md, "Tokens"). */
 export function registerToken(cli: CAC): void {
@@ -36,7 +54,7 @@ export function registerToken(cli: CAC): void {
     .option('--scope <scope>', `create: ${TOKEN_SCOPES.join(', ')}; repeat for more (default: search)`)
     .option('--json', 'list: print JSON')
     .action(async (action: string, id: string | undefined, flags: TokenFlags) => {
-      if (!(ACTIONS as readonly string[]).includes(action)) {
+      if (!Object.hasOwn(TOKEN_ACTIONS, action)) {
         // `carte token carte_…` (a secret where the action goes) must not echo the secret.
         const named = action.startsWith(TOKEN_PREFIX) ? '' : ` ${JSON.stringify(action)}`;
         throw new CarteError('bad_input', `unknown token action${named}; use create, list or revoke`);
