@@ -1,5 +1,5 @@
 import { quote } from '../../errors.js';
-import { compilePattern } from '../../policy/index.js';
+import { compilePattern } from '../../patterns/index.js';
 import { closest } from '../problems/did-you-mean.js';
 import { reportIssues } from '../problems/issues.js';
 import { describeValue, isRecord, type Problems, type Segment } from '../problems/problems.js';
