@@ -15,6 +15,7 @@ const FOLDERS = [
   'mcp',
   'http',
   'cli',
+  'patterns',
 ];
 const deepImports = FOLDERS.map((f) => ({
   group: [
@@ -38,7 +39,7 @@ const SERVER_SDK = {
 const SQLITE = { name: 'better-sqlite3', message: 'only src/store touches the database driver' };
 const SPAWN = { name: 'node:child_process', message: 'only src/upstream spawns processes' };
 const FACES = ['mcp', 'http', 'cli'];
-const CORE = ['store', 'upstream', 'catalog', 'search', 'policy', 'gateway', 'config'];
+const CORE = ['store', 'upstream', 'catalog', 'search', 'policy', 'gateway', 'config', 'patterns'];
 
 function restrict({ paths = [], patterns = [] }) {
   return { 'no-restricted-imports': ['error', { paths, patterns: [...deepImports, ...patterns] }] };

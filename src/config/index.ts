@@ -1,4 +1,16 @@
 /** The config module: reads Carte, Claude Desktop / Cursor and VS Code config files into one validated, env-expanded CarteConfig. */
+// Its rooms, lowest first (each imports only rooms above it in this list):
+//   problems/    errors and warnings at a dotted path, zod issues as problems, did-you-mean
+//   schema/      the zod schema and its types, server ids, the server config hash
+//   secrets/     secret detection and redaction, and server targets shown with secrets masked
+//   parse/       file text to data: JSONC and YAML with line and column
+//   variables/   `${env:NAME}`, `${dataDir}` expansion and VS Code envFile
+//   formats/     which format a file is in; Claude Desktop / Cursor / VS Code / other clients' servers
+//   validate/    a parsed document to CarteConfig: schema, cross-field rules, rules, projects, http, search
+//   load/        which file to read (paths), reading and validating it, the demo config
+//   edit/        adding and removing servers in a config file, keeping its comments and style
+//   proposals/   registration: proposal files and their checks against allow and deny lists
+//   json-schema/ the JSON Schema of each format, for editors
 export {
   CALL_CLASSES,
   CATEGORY_IDS,
@@ -10,7 +22,7 @@ export {
   ServerSchema,
   StdioServerSchema,
   ToolRuleSchema,
-} from './schema.js';
+} from './schema/schema.js';
 export type {
   AuditConfig,
   CallClass,
@@ -24,27 +36,27 @@ export type {
   ServerConfig,
   StdioServerConfig,
   ToolRule,
-} from './schema.js';
+} from './schema/schema.js';
 export {
   LLM_RERANK_DEFAULTS,
   LLM_RERANK_PROVIDERS,
   type LlmRerankConfig,
   type LlmRerankProvider,
-} from './schema-rerank.js';
-export type { Problem } from './problems.js';
-export type { ConfigFormat } from './detect-format.js';
-export { loadConfigFile, parseConfigText } from './load.js';
-export type { LoadOptions, LoadResult } from './load.js';
-export { CONFIG_FILE_NAMES, resolveConfigPath, resolveDataDir } from './paths.js';
-export type { ConfigSource } from './paths.js';
-export { DEMO_PACKAGES, demoConfig, demoPackageEntry } from './demo.js';
-export { serverConfigHash } from './hash.js';
-export { describeServerTarget } from './describe-target.js';
-export type { ServerTargetInput } from './describe-target.js';
-export { addServerToFile, removeServerFromFile } from './edit-file.js';
-export type { ServerInput } from './server-input.js';
-export { isServerId, normaliseServerId } from './server-ids.js';
-export { configJsonSchema } from './json-schema.js';
+} from './schema/schema-rerank.js';
+export type { Problem } from './problems/problems.js';
+export type { ConfigFormat } from './formats/detect-format.js';
+export { loadConfigFile, parseConfigText } from './load/load.js';
+export type { LoadOptions, LoadResult } from './load/load.js';
+export { CONFIG_FILE_NAMES, resolveConfigPath, resolveDataDir } from './load/paths.js';
+export type { ConfigSource } from './load/paths.js';
+export { DEMO_PACKAGES, demoConfig, demoPackageEntry } from './load/demo.js';
+export { serverConfigHash } from './schema/hash.js';
+export { describeServerTarget } from './secrets/describe-target.js';
+export type { ServerTargetInput } from './secrets/describe-target.js';
+export { addServerToFile, removeServerFromFile } from './edit/edit-file.js';
+export type { ServerInput } from './edit/server-input.js';
+export { isServerId, normaliseServerId } from './schema/server-ids.js';
+export { configJsonSchema } from './json-schema/json-schema.js';
 export {
   checkProposal,
   DEFAULT_DENY_RULES,
@@ -53,8 +65,15 @@ export {
   type AllowList,
   type AllowMatch,
   type ProposalCheckOptions,
-} from './proposal-checks.js';
-export { parseProposalText, readProposalFile, MAX_PROPOSAL_FILE_BYTES } from './proposal-file.js';
-export type { CheckedProposal, ProposalFile } from './proposal-file.js';
-export { looksSecretKey, looksSecretValue, redact, redactText, REDACTED, secretKind } from './secrets.js';
-export { didYouMean } from './did-you-mean.js';
+} from './proposals/proposal-checks.js';
+export { parseProposalText, readProposalFile, MAX_PROPOSAL_FILE_BYTES } from './proposals/proposal-file.js';
+export type { CheckedProposal, ProposalFile } from './proposals/proposal-file.js';
+export {
+  looksSecretKey,
+  looksSecretValue,
+  redact,
+  redactText,
+  REDACTED,
+  secretKind,
+} from './secrets/secrets.js';
+export { didYouMean } from './problems/did-you-mean.js';

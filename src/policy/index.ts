@@ -23,4 +23,4 @@ export {
   type RuleInput,
   type RuleTool,
 } from './rules.js';
-export { compilePattern, type CompiledPattern } from './patterns.js';
+export { compilePattern, type CompiledPattern } from '../patterns/index.js';

@@ -2,7 +2,7 @@
 // Pure: compiled once per config change, evaluated once per catalog change (docs/menu.md, "Rules").
 import type { CallClass, CategoryId, ToolRule } from '../config/index.js';
 import { CarteError, quote } from '../errors.js';
-import { compilePattern, type CompiledPattern } from './patterns.js';
+import { compilePattern, type CompiledPattern } from '../patterns/index.js';
 
 /** The fields of a tool a rule looks at. */
 export interface RuleTool {

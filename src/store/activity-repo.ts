@@ -1,14 +1,8 @@
 import { CarteError, type ErrorCode } from '../errors.js';
+import type { ActivityKind } from './types.js';
 import { auditSelect, toAuditRow, type AuditQuery, type AuditRow } from './audit-rows.js';
 import { GroupCommit } from './group-commit.js';
 import { prepared, type Db } from './sqlite.js';
-
-/**
- * Kinds of event the activity table holds; `call` and `session` (one row at the end of each
- * downstream session, with its token counts) are recorded today, the rest by the trust issue.
- */
-export const ACTIVITY_KINDS = ['call', 'search', 'browse', 'describe', 'admin', 'session'] as const;
-export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 /** How an event ended: `ok`, the upstream's own `isError` result, or the gateway's error code. */
 export type ActivityOutcome = 'ok' | 'tool_error' | ErrorCode;

@@ -1,6 +1,6 @@
 // The audit log's reads over the activity table (issue 15, item 5): filters, row shape, mapping.
 import { CarteError } from '../errors.js';
-import type { ActivityKind } from './activity-repo.js';
+import type { ActivityKind } from './types.js';
 
 /** Filters of `carte audit` and `carte audit export`; all optional. */
 export interface AuditQuery {

@@ -10,6 +10,7 @@ import { ProposalsRepo } from './proposals-repo.js';
 import { TrustRepo } from './trust-repo.js';
 
 export type {
+  ActivityKind,
   CategoryEntry,
   DiscoveryStatus,
   ServerRow,
@@ -18,12 +19,11 @@ export type {
   ToolChanges,
   ToolSearchRow,
 } from './types.js';
-export { DISCOVERY_STATUSES } from './types.js';
+export { ACTIVITY_KINDS, DISCOVERY_STATUSES } from './types.js';
 export type { DiscoveryOutcome } from './servers-repo.js';
 export type { VectorModel, VectorRow } from './vectors-repo.js';
 export type {
   ActivityEvent,
-  ActivityKind,
   ActivityOptions,
   ActivityOutcome,
   FinishedCall,
@@ -34,14 +34,7 @@ export type {
   ToolUsage,
 } from './activity-repo.js';
 export type { AuditQuery, AuditRow } from './audit-rows.js';
-export {
-  ACTIVITY_DEFAULTS,
-  ACTIVITY_KINDS,
-  HOT_DEFAULTS,
-  PRUNE_BATCH,
-  PRUNE_EVERY,
-  STARTED,
-} from './activity-repo.js';
+export { ACTIVITY_DEFAULTS, HOT_DEFAULTS, PRUNE_BATCH, PRUNE_EVERY, STARTED } from './activity-repo.js';
 export type { QuarantineKind, QuarantineRow, StoredFinding, ToolPin } from './trust-repo.js';
 export { QUARANTINE_KINDS } from './trust-repo.js';
 export { TOKEN_CACHE_TTL_MS } from './tokens-repo.js';

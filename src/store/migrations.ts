@@ -60,7 +60,7 @@ export const MIGRATIONS: readonly string[] = [
   // 5: usage (issue 14). One row per gateway event; today only `call`. `at` is unix epoch
   // milliseconds (an integer: cheap to compare, prune and decay). `outcome` is 'ok', 'tool_error'
   // or a CarteError code, unchecked so new codes need no migration; `kind` is unchecked for the same
-  // reason (ACTIVITY_KINDS in activity-repo.ts). The trust issue adds its columns (request id, token
+  // reason (ACTIVITY_KINDS in types.ts). The trust issue adds its columns (request id, token
   // id, project, argument digest) with ALTER TABLE ADD COLUMN, which rewrites nothing in SQLite.
   // One index, on time: pruning and time ranges. An index by tool was measured and left out: it
   // makes the hot-list query 2-3x faster but a write's mean cost 1.6-2.1x (its inserts land on

@@ -14,17 +14,8 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { installLineReader, LineReader } from './line-reader.js';
-import { wireCodec } from './result-validator.js';
+import { wireCodec, type CallCodec } from './wire-codec.js';
 import type { CallOptions, ProgressUpdate } from './types.js';
-
-/** The part of the SDK's wire codec a result goes through: decode (era lift), then the era's schema. */
-export interface CallCodec {
-  decodeResult(method: string, raw: unknown): { kind: string; result?: unknown; error?: unknown };
-  validateResult(
-    method: string,
-    raw: unknown,
-  ): { ok: true; value: unknown } | { ok: false; reason: string; message?: string };
-}
 
 interface Pending {
   resolve(result: Record<string, unknown>): void;

@@ -4,13 +4,7 @@
 // goes"). This is the same check with the probe done once per client.
 import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
 
-import type { CallCodec } from './plain-calls.js';
-
-/** The negotiated era's wire codec (a protected SDK method), or undefined if the SDK changed shape. */
-export function wireCodec(client: Client): (CallCodec & { era?: unknown }) | undefined {
-  const wire = (client as unknown as { _wireCodec?: () => CallCodec & { era?: unknown } })._wireCodec;
-  return typeof wire === 'function' ? wire.call(client) : undefined;
-}
+import { wireCodec } from './wire-codec.js';
 
 /**
  * `method`'s result schema in `client`'s negotiated era, as a Standard Schema for

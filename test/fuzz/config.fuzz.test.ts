@@ -20,7 +20,7 @@ import {
 
 // Mutation fuzzing of config loading: valid documents in each format, edited at random (data
 // first, then text), must load into a config the schema accepts or into errors that say what is
-// wrong, and never throw. src/config/load.property.test.ts covers generated values; this goes
+// wrong, and never throw. src/config/load/load.property.test.ts covers generated values; this goes
 // from real-looking files outward.
 const PATHS = [
   '/cfg/carte.yaml',

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CarteError, quote } from '../../errors.js';
+import { detectFormat } from '../formats/detect-format.js';
+import { editJson, editYaml, type ServersEdit } from './edit-formats.js';
+import { syntaxOf } from '../parse/parse-text.js';
+import { checkServerInput, entryFor, type ServerInput } from './server-input.js';
+import { badIdMessage, isServerId, normaliseServerId } from '../schema/server-ids.js';
+
+/**
+ * Adds a server to a config file, editing it in place: YAML keeps its comments and key order,
+ * JSON is rewritten with 2-space indent in the same order. A missing file is created. Claude
+ * files get the server under `mcpServers`, VS Code files with a `type`. Throws CarteError
+ * 'bad_input' when the id is taken or invalid, 'bad_config' when the file cannot be parsed.
+ */
+export function addServerToFile(path: string, id: string, server: ServerInput): void {
+  if (!isServerId(id)) throw new CarteError('bad_input', badIdMessage(id));
+  const input = checkServerInput(server);
+  const text = readIfExists(path);
+  const edited = edit(path, text ?? '', (servers, doc) => {
+    const taken = findKey(servers.keys(), id);
+    if (taken !== undefined) {
+      const as = taken === id ? '' : ` (as ${JSON.stringify(taken)})`;
+      throw new CarteError('bad_input', `server "${id}" already exists${as} in ${quote(path, 200)}`);
+    }
+    servers.set(id, entryFor(input, detectFormat(doc, path)));
+    return true;
+  });
+  if (edited !== undefined) writeAtomically(path, edited);
+}
+
+/** Removes a server from a config file; false when the file or the server is not there. */
+export function removeServerFromFile(path: string, id: string): boolean {
+  const text = readIfExists(path);
+  if (text === undefined) return false;
+  const edited = edit(path, text, (servers) => {
+    const key = findKey(servers.keys(), id);
+    return key !== undefined && servers.delete(key);
+  });
+  if (edited === undefined) return false;
+  writeAtomically(path, edited);
+  return true;
+}
+
+function edit(path: string, text: string, change: ServersEdit): string | undefined {
+  const syntax = syntaxOf(path);
+  if (syntax === undefined) {
+    throw new CarteError('bad_input', `cannot edit ${quote(path, 200)}: use a .yaml, .yml or .json file`);
+  }
+  return syntax === 'yaml' ? editYaml(path, text, change) : editJson(path, text, change);
+}
+
+/** The key naming server `id`: itself, or a foreign id that normalises to it ("GitHub" for "github"). */
+function findKey(keys: readonly string[], id: string): string | undefined {
+  return keys.includes(id) ? id : keys.find((k) => !isServerId(k) && normaliseServerId(k) === id);
+}
+
+function readIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CarteError('bad_config', `cannot read ${quote(path, 200)}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+}
+
+/** Write a sibling file and rename it over, so a crash never leaves half a config; keeps the mode. */
+function writeAtomically(path: string, text: string): void {
+  let mode = 0o644;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch {
+    mkdirSync(dirname(path), { recursive: true });
+  }
+  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(temp, text, { mode });
+  renameSync(temp, path);
+}

@@ -1,0 +1,94 @@
+import type { Document } from 'yaml';
+import { yamlLib } from '../parse/yaml-lib.js';
+import { CarteError, quote } from '../../errors.js';
+import { parseJsonc } from '../parse/parse-json.js';
+import { lineAndColumn } from '../parse/parse-text.js';
+import { isRecord } from '../problems/problems.js';
+
+/** The servers section, whatever the file's syntax. */
+export interface ServersView {
+  keys(): string[];
+  set(id: string, entry: Record<string, unknown>): void;
+  delete(id: string): boolean;
+}
+
+/** Changes the servers section; returns false when nothing changed (the file is then left alone). */
+export type ServersEdit = (servers: ServersView, doc: unknown) => boolean;
+
+/** Edits a YAML file through the Document API, which keeps comments, order and styles. */
+export function editYaml(path: string, text: string, change: ServersEdit): string | undefined {
+  const { isMap, isScalar, LineCounter, parseDocument, YAMLMap } = yamlLib();
+  const lineCounter = new LineCounter();
+  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first) {
+    const { line, col } = lineCounter.linePos(first.pos[0]);
+    throw badFile(path, `it is not valid YAML (line ${line}, column ${col}: ${first.message})`);
+  }
+  if (isNothing(doc.contents)) doc.contents = new YAMLMap();
+  if (!isMap(doc.contents)) throw badFile(path, 'its top level is not a mapping');
+  const section = doc.has('mcpServers') ? 'mcpServers' : 'servers';
+  let servers = doc.get(section, true);
+  if (isNothing(servers)) {
+    servers = new YAMLMap();
+    doc.set(section, servers);
+  }
+  if (!isMap(servers)) throw badFile(path, `its ${JSON.stringify(section)} is not a mapping`);
+  const map = servers;
+  const view: ServersView = {
+    keys: () => map.items.map((p) => String(isScalar(p.key) ? p.key.value : p.key)),
+    set: (id, entry) => {
+      if (map.items.length === 0) map.flow = false; // `servers: {}` grows into a block
+      map.set(doc.createNode(id), doc.createNode(entry));
+    },
+    delete: (id) => map.delete(id),
+  };
+  if (!change(view, toData(doc))) return undefined;
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** Edits a JSON file: parse (comments allowed), change, write back with 2-space indent. */
+export function editJson(path: string, text: string, change: ServersEdit): string | undefined {
+  const parsed = text.trim() === '' ? { ok: true as const, value: {} } : parseJsonc(text);
+  if (!parsed.ok) {
+    const { line, col } = lineAndColumn(text, parsed.offset);
+    throw badFile(path, `it is not valid JSON (line ${line}, column ${col}: ${parsed.message})`);
+  }
+  const doc = parsed.value;
+  if (!isRecord(doc)) throw badFile(path, 'its top level is not an object');
+  const section = Object.hasOwn(doc, 'mcpServers') ? 'mcpServers' : 'servers';
+  const servers = doc[section] ?? {};
+  if (!isRecord(servers)) throw badFile(path, `its ${JSON.stringify(section)} is not an object`);
+  let entries = Object.entries(servers);
+  const view: ServersView = {
+    keys: () => entries.map(([k]) => k),
+    set: (id, entry) => {
+      entries.push([id, entry]);
+    },
+    delete: (id) => {
+      const before = entries.length;
+      entries = entries.filter(([k]) => k !== id);
+      return entries.length !== before;
+    },
+  };
+  if (!change(view, doc)) return undefined;
+  // Spreading keeps every key where it was; fromEntries keeps a "__proto__" id an ordinary key.
+  return `${JSON.stringify({ ...doc, [section]: Object.fromEntries(entries) }, null, 2)}\n`;
+}
+
+/** An empty document or an empty value (`servers:` with nothing under it). */
+function isNothing(node: unknown): boolean {
+  return node === undefined || node === null || (yamlLib().isScalar(node) && node.value === null);
+}
+
+function toData(doc: Document): unknown {
+  try {
+    return doc.toJS();
+  } catch {
+    return undefined;
+  }
+}
+
+function badFile(path: string, why: string): CarteError {
+  return new CarteError('bad_config', `cannot edit ${quote(path, 200)}: ${why}`);
+}

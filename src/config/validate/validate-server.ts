@@ -1,0 +1,46 @@
+import { didYouMean } from '../problems/did-you-mean.js';
+import { reportIssues } from '../problems/issues.js';
+import { describeValue, isRecord, type Problems, type Segment } from '../problems/problems.js';
+import {
+  RemoteServerObject,
+  RemoteServerSchema,
+  StdioServerObject,
+  StdioServerSchema,
+  type ServerConfig,
+} from '../schema/schema.js';
+
+const STDIO_KEYS = Object.keys(StdioServerObject.shape);
+const REMOTE_KEYS = Object.keys(RemoteServerObject.shape);
+const ALL_KEYS = [...new Set([...STDIO_KEYS, ...REMOTE_KEYS])];
+
+/** Checks one server as written (variables not yet expanded); undefined when it has errors. */
+export function validateServer(raw: unknown, path: Segment[], out: Problems): ServerConfig | undefined {
+  if (!isRecord(raw)) {
+    out.error(path, `expected an object with "command" or "url", got ${describeValue(raw)}`);
+    return undefined;
+  }
+  const hasCommand = Object.hasOwn(raw, 'command');
+  const hasUrl = Object.hasOwn(raw, 'url');
+  if (hasCommand && hasUrl) {
+    out.error(path, 'has both "command" and "url"; a server needs exactly one');
+    return undefined;
+  }
+  if (!hasCommand && !hasUrl) {
+    out.error(path, 'needs "command" (a stdio server) or "url" (a remote server)');
+    for (const key of Object.keys(raw).filter((k) => !ALL_KEYS.includes(k))) {
+      out.error([...path, key], `unknown key ${JSON.stringify(key)}${didYouMean(key, ALL_KEYS)}`);
+    }
+    return undefined;
+  }
+  const result = hasCommand
+    ? StdioServerSchema.safeParse(raw, { reportInput: true })
+    : RemoteServerSchema.safeParse(raw, { reportInput: true });
+  if (result.success) return result.data;
+  const [keys, otherKeys, other] = hasCommand
+    ? [STDIO_KEYS, REMOTE_KEYS, 'a remote server (one with "url")']
+    : [REMOTE_KEYS, STDIO_KEYS, 'a stdio server (one with "command")'];
+  const explainKey = (key: string): string | undefined =>
+    otherKeys.includes(key) ? `${JSON.stringify(key)} only applies to ${other}` : undefined;
+  reportIssues(result.error.issues, { prefix: path, knownKeys: keys, explainKey }, out);
+  return undefined;
+}
