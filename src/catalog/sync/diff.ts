@@ -1,4 +1,4 @@
-import type { ToolChanges, ToolRow } from '../store/index.js';
+import type { ToolChanges, ToolRow } from '../../store/index.js';
 
 /**
  * Pure diff of what an upstream listed against what the store holds for that server.

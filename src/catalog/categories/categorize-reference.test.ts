@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createDictionaryTranslator } from '../search/index.js';
+import { createDictionaryTranslator } from '../../search/index.js';
 import { categorizeServerReference } from './categorize-reference.js';
-import { categorizeServer, type CategorizeOptions, type CategorizeTool } from './index.js';
-import { WORD_TABLE_SIZE, wordGeneration } from './word-table.js';
+import { categorizeServer, type CategorizeOptions, type CategorizeTool } from '../index.js';
+import { WORD_TABLE_SIZE, wordGeneration } from '../words/word-table.js';
 
 /** Words of every kind: category words, generic ones, tag verbs and vocabulary, CJK, odd characters. */
 const WORD = fc.constantFrom(

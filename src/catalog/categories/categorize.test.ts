@@ -8,7 +8,7 @@ import {
   FALLBACK_CATEGORY,
   isCategoryId,
   type CategorizeTool,
-} from './index.js';
+} from '../index.js';
 
 const tool = (
   server: string,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { lineDiff } from './index.js';
+import { lineDiff } from '../index.js';
 
 describe('lineDiff', () => {
   it('is empty for equal texts', () => {

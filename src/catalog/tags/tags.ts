@@ -8,8 +8,8 @@ import {
   type ToolText,
   type ToolWords,
   type WordIds,
-} from './tool-words.js';
-import { boundWordTable, wordCount, wordGeneration, wordOf } from './word-table.js';
+} from '../words/tool-words.js';
+import { boundWordTable, wordCount, wordGeneration, wordOf } from '../words/word-table.js';
 
 /** The kinds of tags, in the order a tool's tags are listed. */
 export const TAG_KINDS = ['function', 'language', 'framework', 'technology'] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { escapeUnsafe, medianDescriptionLength, OVERSIZE, scanTool, type ScanRule } from './index.js';
+import { escapeUnsafe, medianDescriptionLength, OVERSIZE, scanTool, type ScanRule } from '../index.js';
 
 const rulesOf = (description: string): ScanRule[] => [
   ...new Set(scanTool({ name: 'tool', description }).map((f) => f.rule)),

@@ -1,4 +1,4 @@
-import { editDistance } from '../search/index.js';
+import { editDistance } from '../../search/index.js';
 
 /**
  * The known keys closest to an unknown one: within a third of its length in edits (at least 2),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tokenize } from '../search/index.js';
+import { tokenize } from '../../search/index.js';
 import { toolWords, wordIds } from './tool-words.js';
 import { wordOf } from './word-table.js';
 

@@ -1,8 +1,8 @@
 // The plain categoriser that `categorizeServer` must equal, for tests and bench/quality (not used
-// by the gateway): the method as first written, on strings (search/tokenize.ts's tokens, word
+// by the gateway): the method as first written, on strings (search/text/tokenize.ts's tokens, word
 // scores in a map, tags matched on token strings), before word ids, the scanner and the per-id
 // caches made it fast (docs/menu.md, Speed). Same category, tags and scores, bit for bit.
-import { NO_TRANSLATOR, tokenize } from '../search/index.js';
+import { NO_TRANSLATOR, tokenize } from '../../search/index.js';
 import { CATEGORY_IDS, type CategoryId } from './categories.js';
 import {
   CATEGORIZE_DEFAULTS,
@@ -14,8 +14,8 @@ import {
 } from './categorize.js';
 import { N, searchWordScores } from './category-scores.js';
 import { semanticScores } from './category-semantic.js';
-import { FUNCTION_VERBS, VOCABULARY } from './tag-vocabulary.js';
-import { DESCRIPTION_CHARS } from './tool-words.js';
+import { FUNCTION_VERBS, VOCABULARY } from '../tags/tag-vocabulary.js';
+import { DESCRIPTION_CHARS } from '../words/tool-words.js';
 
 const wordScores = new Map<string, Float64Array | null>();
 

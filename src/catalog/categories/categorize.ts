@@ -1,13 +1,13 @@
 // Automatic categories: a tool's words are scored against the ten category descriptions
 // (category-scores.ts), then blended with the mean over its server, since most of a server's
 // tools share a category (docs/menu.md, "How categories are assigned").
-import { NO_TRANSLATOR, tokenize, type Translator } from '../search/index.js';
+import { NO_TRANSLATOR, tokenize, type Translator } from '../../search/index.js';
 import { CATEGORY_IDS, type CategoryId } from './categories.js';
 import { fieldScorer, N } from './category-scores.js';
 import { semanticScores, type SemanticEvidence } from './category-semantic.js';
-import { serverTags, tagsFromWords } from './tags.js';
-import { DESCRIPTION_CHARS, serverWords, toolWords, type ToolText } from './tool-words.js';
-import { boundWordTable, intern } from './word-table.js';
+import { serverTags, tagsFromWords } from '../tags/tags.js';
+import { DESCRIPTION_CHARS, serverWords, toolWords, type ToolText } from '../words/tool-words.js';
+import { boundWordTable, intern } from '../words/word-table.js';
 
 /** The server whose tools are categorised together. */
 export interface CategorizeServer {

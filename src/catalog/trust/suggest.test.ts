@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestKeys } from './index.js';
+import { closestKeys } from '../index.js';
 
 describe('closestKeys', () => {
   const keys = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categorizeServer, inferTags, tagKind, TAG_KINDS } from './index.js';
+import { categorizeServer, inferTags, tagKind, TAG_KINDS } from '../index.js';
 
 const tags = (name: string, description = '', paramNames: string[] = [], server = 'x'): string[] =>
   inferTags({ name, description, paramNames }, { id: server });

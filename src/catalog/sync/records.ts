@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ToolRow } from '../store/index.js';
+import type { ToolRow } from '../../store/index.js';
 
 /** A tool as an upstream listed it: untrusted data, checked field by field. */
 export type ListedTool = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // stored with it and rewritten whenever its server's tools change. A server is always recomputed
 // whole, since server evidence makes every tool's category depend on its neighbours
 // (docs/menu.md, "How categories are assigned").
-import type { Store, ToolRow } from '../store/index.js';
+import type { Store, ToolRow } from '../../store/index.js';
 import { categorizeServer, type CategorizeServer, type CategorizeTool } from './categorize.js';
 
 /** Top-level property names of an input schema (none unless `properties` is an object). */

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type Store } from '../store/index.js';
-import { CarteError } from '../errors.js';
+import { openStore, type Store } from '../../store/index.js';
+import { CarteError } from '../../errors.js';
 import {
   applyDiscovery,
   approveTool,
@@ -11,7 +11,7 @@ import {
   DRIFT_REASON,
   quarantinedKeys,
   type ListedTool,
-} from './index.js';
+} from '../index.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildToolRecord, dedupeByKey, diffTools } from './index.js';
-import type { ToolRow } from '../store/index.js';
+import { buildToolRecord, dedupeByKey, diffTools } from '../index.js';
+import type { ToolRow } from '../../store/index.js';
 
 const row = (name: string, description = 'd', at = 't0'): ToolRow => {
   const r = buildToolRecord('s', { name, description }, at);

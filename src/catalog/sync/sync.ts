@@ -1,9 +1,9 @@
-import type { Store } from '../store/index.js';
-import { toCarteError } from '../errors.js';
+import type { Store } from '../../store/index.js';
+import { toCarteError } from '../../errors.js';
 import { buildToolRecord, RECORD_DEFAULTS, type ListedTool, type RecordLimits } from './records.js';
 import { dedupeByKey, diffTools } from './diff.js';
-import { categorizeStoredServer } from './store-categories.js';
-import { applyTrust } from './trust.js';
+import { categorizeStoredServer } from '../categories/store-categories.js';
+import { applyTrust } from '../trust/trust.js';
 
 /** What one discovery of an upstream returned. */
 export interface Discovery {

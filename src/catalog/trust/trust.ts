@@ -17,8 +17,8 @@
 // (removed from the config) are forgotten. A config change keeps them: a changed command that
 // serves changed tools is a change a person should look at.
 import { createHash } from 'node:crypto';
-import { CarteError } from '../errors.js';
-import type { QuarantineKind, QuarantineRow, Store, StoredFinding, ToolRow } from '../store/index.js';
+import { CarteError } from '../../errors.js';
+import type { QuarantineKind, QuarantineRow, Store, StoredFinding, ToolRow } from '../../store/index.js';
 import { escapeUnsafe, medianDescriptionLength, scanTool, type ScanFinding } from './poison-scan.js';
 import { lineDiff } from './line-diff.js';
 import { closestKeys } from './suggest.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDictionaryTranslator, createHashingEmbedder } from '../search/index.js';
+import { createDictionaryTranslator, createHashingEmbedder } from '../../search/index.js';
 import {
   CATEGORY_EXEMPLARS,
   CATEGORY_IDS,
@@ -9,7 +9,7 @@ import {
   semanticScores,
   type CategorizeTool,
   type SemanticEvidence,
-} from './index.js';
+} from '../index.js';
 
 const N = CATEGORY_IDS.length;
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type Store, type StoredCategory } from '../store/index.js';
+import { openStore, type Store, type StoredCategory } from '../../store/index.js';
 import {
   applyDiscovery,
   backfillCategories,
@@ -12,7 +12,7 @@ import {
   RECORD_DEFAULTS,
   syncServer,
   type ListedTool,
-} from './index.js';
+} from '../index.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];

@@ -1,5 +1,5 @@
 // A tool's words, tokenized once and shared by the category scores and the tags, as word ids
-// (word-table.ts). The tokens are exactly search/tokenize.ts's; only their form differs.
+// (word-table.ts). The tokens are exactly search/text/tokenize.ts's; only their form differs.
 import { addWords } from './word-scan.js';
 
 /** What categorisation and tagging read of a tool. */
@@ -13,7 +13,7 @@ export interface ToolText {
 /** A text's tokens as word ids, in order. */
 export type WordIds = readonly number[];
 
-/** A tool's tokens per field (lower case, identifiers split: search/tokenize.ts). */
+/** A tool's tokens per field (lower case, identifiers split: search/text/tokenize.ts). */
 export interface ToolWords {
   name: WordIds;
   title: WordIds;

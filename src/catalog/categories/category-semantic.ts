@@ -1,7 +1,7 @@
 // Semantic evidence for categories: the cosine of a tool's sentence vector (the one hybrid search
 // caches) to short exemplar phrases of each category, as an option of categorizeServer (off by
 // default: docs/menu.md, "Tried and dropped").
-import { embedAll, type Embedder } from '../search/index.js';
+import { embedAll, type Embedder } from '../../search/index.js';
 import { CATEGORY_IDS } from './categories.js';
 import { CATEGORY_EXEMPLARS } from './category-exemplars.js';
 import { N } from './category-scores.js';

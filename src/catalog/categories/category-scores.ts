@@ -1,9 +1,9 @@
 // How strongly words point at each category: every distinct word is searched once in a BM25F
 // index over the ten category descriptions, and a tool's scores are the sum over its words.
-import { buildSearchIndex, NO_TRANSLATOR, type SearchIndex } from '../search/index.js';
+import { buildSearchIndex, NO_TRANSLATOR, type SearchIndex } from '../../search/index.js';
 import { CATEGORIES, CATEGORY_IDS } from './categories.js';
-import type { WordIds } from './tool-words.js';
-import { wordCount, wordGeneration, wordOf } from './word-table.js';
+import type { WordIds } from '../words/tool-words.js';
+import { wordCount, wordGeneration, wordOf } from '../words/word-table.js';
 
 /** Number of categories: the length of every score vector. */
 export const N = CATEGORY_IDS.length;

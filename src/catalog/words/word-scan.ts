@@ -1,14 +1,14 @@
-// search/tokenize.ts's tokens as word ids (word-table.ts), in one pass over the text's characters
+// search/text/tokenize.ts's tokens as word ids (word-table.ts), in one pass over the text's characters
 // and without its regular expressions for the text it meets most: ASCII, CJK ideographs and kana,
 // and punctuation. On the general path the 7% of the big bench catalog's descriptions with other
 // characters than ASCII (mostly Chinese, with full-width commas) took as long to tokenize as the
 // other 93%. Any other character sends its whitespace-separated piece to `tokenize` itself, as
 // tokenize does with every non-ASCII piece, so the tokens are always tokenize's (docs/menu.md,
 // Speed; word-scan.test.ts).
-import { tokenize } from '../search/index.js';
+import { tokenize } from '../../search/index.js';
 import { intern, internRange } from './word-table.js';
 
-/** Character classes: Latin word characters as search/tokenize.ts's ASCII scanner splits them, and the rest. */
+/** Character classes: Latin word characters as search/text/tokenize.ts's ASCII scanner splits them, and the rest. */
 const OTHER = 0; // ends a word: punctuation, and any character that is not a letter, digit or mark even after NFKC
 const LOWER = 1;
 const UPPER = 2;
@@ -64,7 +64,7 @@ function classOf(c: number): number {
   return k - 1;
 }
 
-// The same tests as search/tokenize.ts: a text is scanned whole when it is ASCII, else piece by
+// The same tests as search/text/tokenize.ts: a text is scanned whole when it is ASCII, else piece by
 // whitespace-separated piece.
 // eslint-disable-next-line no-control-regex -- the ASCII range starts at NUL on purpose
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -92,7 +92,7 @@ function addPieces(text: string, out: number[]): void {
 }
 
 /**
- * Whether a Latin word splits before position i, as search/tokenize.ts's ASCII scanner splits
+ * Whether a Latin word splits before position i, as search/text/tokenize.ts's ASCII scanner splits
  * it: lower or digit before upper, letter before digit, digit before letter, and an upper before
  * an upper + lower pair (HTMLParser).
  */
@@ -105,7 +105,7 @@ function splitsBefore(text: string, i: number, cls: number, prev: number): boole
 }
 
 /**
- * The ids of an ASCII text's words (search/tokenize.ts's ASCII scanner, word for word), each
+ * The ids of an ASCII text's words (search/text/tokenize.ts's ASCII scanner, word for word), each
  * word's hash computed on the way (word-table.ts's `hashWord`).
  */
 function addAscii(text: string, out: number[]): void {
