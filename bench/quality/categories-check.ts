@@ -1,10 +1,10 @@
-// The fast categoriser against the plain reference (src/catalog/categorize-reference.ts) on whole
+// The fast categoriser against the plain reference (src/catalog/categories/categorize-reference.ts) on whole
 // bench catalogs: every tool's category, tags and scores must be the same (docs/menu.md, Speed).
 // Run by categories.ts, or alone: `npx tsx bench/quality/categories-check.ts [--data DIR]`
 // (exit code 1 on any difference).
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { categorizeServerReference } from '../../src/catalog/categorize-reference.js';
+import { categorizeServerReference } from '../../src/catalog/categories/categorize-reference.js';
 import { categorizeServer, type CategorizeOptions, type CategorizeTool } from '../../src/catalog/index.js';
 import { loadJson, requireBenchDir, type BenchTool } from './data.js';
 

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CATEGORIES, CATEGORY_IDS } from '../../src/catalog/categories.js';
-import { GENERIC_WORDS } from '../../src/catalog/category-scores.js';
+import { CATEGORIES, CATEGORY_IDS } from '../../src/catalog/categories/categories.js';
+import { GENERIC_WORDS } from '../../src/catalog/categories/category-scores.js';
 import { categorizeCatalog } from '../../src/gateway/index.js';
 import { CATALOGS, loadLabels, loadSecondLabels } from './categories.js';
 import { loadJson, requireBenchDir, type BenchTool } from './data.js';

@@ -1,4 +1,4 @@
-// Category agreement: the automatic categories (src/catalog/categorize.ts) against the labelled
+// Category agreement: the automatic categories (src/catalog/categories/categorize.ts) against the labelled
 // sample in categories-labelled.json, and a second labeller's labels of it and of 100 more tools
 // (categories-labelled-2.json; docs/menu.md). Run by run.ts, or alone:
 // `npx tsx bench/quality/categories.ts [--data DIR] [--misses]` (--misses lists the dev misses).

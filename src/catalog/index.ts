@@ -1,12 +1,18 @@
 /** The catalog: tool records from listings, synced by pure diff in one transaction; categories and tags. */
-export { buildToolRecord, limitSchema, toolKey, hashContent, RECORD_DEFAULTS } from './records.js';
-export type { ListedTool, RecordLimits, RecordResult } from './records.js';
-export { diffTools, dedupeByKey } from './diff.js';
-export { syncServer, applyDiscovery } from './sync.js';
-export type { Discovery, SyncReport, SyncOptions } from './sync.js';
-export { backfillCategories, categorizeStoredServer } from './store-categories.js';
-export { closestKeys } from './suggest.js';
-export { CATEGORIES, CATEGORY_IDS, categoryLabel, isCategoryId, type CategoryId } from './categories.js';
+export { buildToolRecord, limitSchema, toolKey, hashContent, RECORD_DEFAULTS } from './sync/records.js';
+export type { ListedTool, RecordLimits, RecordResult } from './sync/records.js';
+export { diffTools, dedupeByKey } from './sync/diff.js';
+export { syncServer, applyDiscovery } from './sync/sync.js';
+export type { Discovery, SyncReport, SyncOptions } from './sync/sync.js';
+export { backfillCategories, categorizeStoredServer } from './categories/store-categories.js';
+export { closestKeys } from './trust/suggest.js';
+export {
+  CATEGORIES,
+  CATEGORY_IDS,
+  categoryLabel,
+  isCategoryId,
+  type CategoryId,
+} from './categories/categories.js';
 export {
   categorizeServer,
   CATEGORIZE_DEFAULTS,
@@ -15,11 +21,15 @@ export {
   type CategorizeServer,
   type CategorizeTool,
   type ToolCategory,
-} from './categorize.js';
-export { inferTags, tagKind, TAG_KINDS, type TagKind } from './tags.js';
-export type { ToolText } from './tool-words.js';
-export { embedCategoryExemplars, semanticScores, type SemanticEvidence } from './category-semantic.js';
-export { CATEGORY_EXEMPLARS } from './category-exemplars.js';
+} from './categories/categorize.js';
+export { inferTags, tagKind, TAG_KINDS, type TagKind } from './tags/tags.js';
+export type { ToolText } from './words/tool-words.js';
+export {
+  embedCategoryExemplars,
+  semanticScores,
+  type SemanticEvidence,
+} from './categories/category-semantic.js';
+export { CATEGORY_EXEMPLARS } from './categories/category-exemplars.js';
 export {
   escapeUnsafe,
   medianDescriptionLength,
@@ -30,7 +40,7 @@ export {
   type ScanPeers,
   type ScanRule,
   type ScanTool,
-} from './poison-scan.js';
+} from './trust/poison-scan.js';
 export {
   applyTrust,
   approveTool,
@@ -42,5 +52,5 @@ export {
   type QuarantineEntry,
   type TrustOptions,
   type TrustReport,
-} from './trust.js';
-export { lineDiff } from './line-diff.js';
+} from './trust/trust.js';
+export { lineDiff } from './trust/line-diff.js';

@@ -3,7 +3,7 @@ import { prepared, type Db } from './sqlite.js';
 /** Snapshots kept: the newest few, so two configs sharing a data dir do not evict each other. */
 export const SNAPSHOTS_KEPT = 2;
 
-/** The search_snapshots table: derived search state by key (search/snapshot.ts); a pure cache. */
+/** The search_snapshots table: derived search state by key (search/lexical/snapshot.ts); a pure cache. */
 export class SnapshotsRepo {
   private readonly putTx;
 

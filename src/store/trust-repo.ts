@@ -69,7 +69,7 @@ const quarantineFromDb = (r: QuarantineDbRow): QuarantineRow => ({
 
 /**
  * Tool pins and the quarantine (issue 15, item 7): poisoning and drift. Synchronous, so a sync
- * writes them inside its transaction; the rules live in catalog/trust.ts.
+ * writes them inside its transaction; the rules live in catalog/trust/trust.ts.
  */
 export class TrustRepo {
   /** Quarantine writes through this connection: a cached signature older than the last one is stale. */

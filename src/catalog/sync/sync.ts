@@ -1,0 +1,126 @@
+import type { Store } from '../../store/index.js';
+import { toCarteError } from '../../errors.js';
+import { buildToolRecord, RECORD_DEFAULTS, type ListedTool, type RecordLimits } from './records.js';
+import { dedupeByKey, diffTools } from './diff.js';
+import { categorizeStoredServer } from '../categories/store-categories.js';
+import { applyTrust } from '../trust/trust.js';
+
+/** What one discovery of an upstream returned. */
+export interface Discovery {
+  tools: ListedTool[];
+  protocolEra?: string;
+  serverName?: string;
+  serverVersion?: string;
+  instructions?: string;
+  /** The 2026-07-28 `server/discover` result, kept for probe-free reconnects. */
+  discoverResult?: unknown;
+}
+
+/** The outcome of syncing one server, for progress output and `--json`. */
+export interface SyncReport {
+  server: string;
+  status: 'success' | 'failed';
+  toolCount: number;
+  added: number;
+  changed: number;
+  removed: number;
+  durationMs: number;
+  error?: string;
+  warnings: string[];
+}
+
+export interface SyncOptions {
+  limits?: RecordLimits;
+  now?: () => Date;
+  /** The server's configured description: evidence for its tools' categories. */
+  serverDescription?: string;
+  /** Pin tools and quarantine drift (the server's `trust.pin`; default true). Scanning is always on. */
+  pin?: boolean;
+}
+
+/**
+ * Discovers one server and writes the result: a pure diff of listed vs stored, applied in one
+ * transaction with the server's new status. A failed discovery keeps the cached tools and
+ * records the error; it never leaves a half-written catalog.
+ */
+export async function syncServer(
+  store: Store,
+  serverId: string,
+  discover: () => Promise<Discovery>,
+  options: SyncOptions = {},
+): Promise<SyncReport> {
+  const started = Date.now();
+  const now = () => (options.now ?? (() => new Date()))().toISOString();
+  store.servers.setStatus(serverId, 'discovering');
+  let discovery: Discovery;
+  try {
+    discovery = await discover();
+  } catch (err) {
+    const message = toCarteError(err).operatorMessage;
+    store.servers.recordDiscovery(serverId, { status: 'failed', at: now(), error: message });
+    const toolCount = store.servers.get(serverId)?.toolCount ?? 0;
+    const base = { server: serverId, status: 'failed' as const, toolCount, added: 0, changed: 0, removed: 0 };
+    return { ...base, durationMs: Date.now() - started, error: message, warnings: [] };
+  }
+  return {
+    ...applyDiscovery(store, serverId, discovery, { ...options, now: () => new Date(now()) }),
+    durationMs: Date.now() - started,
+  };
+}
+
+/**
+ * Writes a listing already in hand (a discovery, or a re-list after `list_changed`). When a tool
+ * was added, changed or removed, or one has no stored category yet, the server's categories are
+ * recomputed in the same transaction, so they follow the content hashes. The same transaction
+ * scans, pins and quarantines the listing (trust.ts).
+ */
+export function applyDiscovery(
+  store: Store,
+  serverId: string,
+  discovery: Discovery,
+  options: SyncOptions = {},
+): SyncReport {
+  const at = (options.now ?? (() => new Date()))().toISOString();
+  const warnings: string[] = [];
+  const built = [];
+  for (const tool of discovery.tools) {
+    const r = buildToolRecord(serverId, tool, at, options.limits ?? RECORD_DEFAULTS);
+    if (r.warning) warnings.push(r.warning);
+    if (r.ok) built.push(r.row);
+  }
+  const { rows, warnings: dupes } = dedupeByKey(built);
+  warnings.push(...dupes);
+  const changes = store.transaction(() => {
+    const firstDiscovery = (store.servers.get(serverId)?.lastDiscoveryAt ?? null) === null;
+    const diff = diffTools(store.tools.listByServer(serverId), rows);
+    store.tools.applyChanges(diff, at);
+    applyTrust(store, serverId, rows, { pin: options.pin ?? true, firstDiscovery, now: Date.parse(at) });
+    const touched = diff.added.length + diff.changed.length + diff.removed.length > 0;
+    if (touched || store.tools.hasMissingCategories(serverId)) {
+      categorizeStoredServer(store, { id: serverId, description: options.serverDescription });
+    }
+    store.servers.recordDiscovery(serverId, {
+      status: 'success',
+      at,
+      error: null,
+      toolCount: rows.length,
+      protocolEra: discovery.protocolEra ?? null,
+      serverName: discovery.serverName ?? null,
+      serverVersion: discovery.serverVersion ?? null,
+      instructions: discovery.instructions ?? null,
+      warnings,
+      discoverResult: discovery.discoverResult ?? null,
+    });
+    return diff;
+  });
+  return {
+    server: serverId,
+    status: 'success',
+    toolCount: rows.length,
+    added: changes.added.length,
+    changed: changes.changed.length,
+    removed: changes.removed.length,
+    durationMs: 0,
+    warnings,
+  };
+}

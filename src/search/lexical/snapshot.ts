@@ -1,0 +1,186 @@
+// A stored copy of the lexical scorer's catalog state, so a cold start skips tokenising,
+// stemming and indexing every tool. The key covers everything the state depends on: the
+// documents' text, the ranker options and this build's search code; any change misses.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { endianness } from 'node:os';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PostingsTable } from './bm25f.js';
+import type { LexicalState } from './lexical-scorer.js';
+import type { RankerOptions } from './options.js';
+import type { SearchDoc } from '../query/types.js';
+
+/** Bumped when the encoding changes (the code fingerprint also changes then, so this is belt and braces). */
+export const SNAPSHOT_FORMAT = 1;
+
+let codeFingerprint: string | undefined;
+
+/**
+ * A hash of this build's search code (every module file of search/ and its rooms): a snapshot made
+ * by other tokenising or stemming code must never be read back.
+ */
+function searchCodeFingerprint(): string {
+  if (codeFingerprint === undefined) {
+    const dir = dirname(dirname(fileURLToPath(import.meta.url)));
+    const hash = createHash('sha256');
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+      if (!/\.(js|ts)$/.test(file) || /\.(test|d)\.ts$/.test(file)) continue;
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(`${dir}/${file}`))
+        .update('\0');
+    }
+    codeFingerprint = hash.digest('hex');
+  }
+  return codeFingerprint;
+}
+
+/** The key a snapshot of `docs` analysed with `opts` is stored under. */
+export function snapshotKey(docs: readonly SearchDoc[], opts: RankerOptions): string {
+  const hash = createHash('sha256');
+  hash.update(`carte-lexical-${SNAPSHOT_FORMAT}\0${endianness()}\0${searchCodeFingerprint()}\0`);
+  hash.update(JSON.stringify(opts));
+  for (const d of docs) {
+    hash.update(
+      [
+        d.key,
+        d.server,
+        d.name,
+        d.title ?? '',
+        d.description ?? '',
+        (d.paramNames ?? []).join('\u0001'),
+        d.serverDescription ?? '',
+      ]
+        .map((f) => `${f.length}:${f}`)
+        .join('\0'),
+    );
+  }
+  return `${SNAPSHOT_FORMAT}:${hash.digest('hex')}`;
+}
+
+interface TableHead {
+  size: number;
+  terms: string[];
+  postings: number;
+}
+
+interface Head {
+  format: number;
+  tools: TableHead;
+  servers: TableHead;
+  surfaceWords: string[];
+  nameVocabulary: string[];
+  nameIds: number;
+}
+
+type Section = Int32Array | Float64Array;
+
+const align8 = (n: number): number => Math.ceil(n / 8) * 8;
+
+/** The state as bytes: a JSON head (strings and sizes), then the number arrays, 8-byte aligned. */
+export function encodeLexicalState(state: LexicalState): Buffer {
+  const vocabulary = new Map<string, number>();
+  const nameOffsets = new Int32Array(state.nameTerms.length + 1);
+  const ids: number[] = [];
+  state.nameTerms.forEach((names, i) => {
+    nameOffsets[i] = ids.length;
+    for (const t of names) {
+      if (!vocabulary.has(t)) vocabulary.set(t, vocabulary.size);
+      ids.push(vocabulary.get(t)!);
+    }
+  });
+  nameOffsets[state.nameTerms.length] = ids.length;
+  const tableHead = (t: PostingsTable): TableHead => ({
+    size: t.size,
+    terms: t.terms,
+    postings: t.docs.length,
+  });
+  const head: Head = {
+    format: SNAPSHOT_FORMAT,
+    tools: tableHead(state.tools),
+    servers: tableHead(state.servers),
+    surfaceWords: [...state.surfaceFrequency.keys()],
+    nameVocabulary: [...vocabulary.keys()],
+    nameIds: ids.length,
+  };
+  const sections: Section[] = [
+    ...[state.tools, state.servers].flatMap((t) => [t.offsets, t.docs, t.weights]),
+    Int32Array.from(state.surfaceFrequency.values()),
+    nameOffsets,
+    Int32Array.from(ids),
+  ];
+  const headBytes = Buffer.from(JSON.stringify(head));
+  let size = align8(4 + headBytes.length);
+  for (const s of sections) size += align8(s.byteLength);
+  const out = Buffer.alloc(size);
+  out.writeUInt32LE(headBytes.length, 0);
+  headBytes.copy(out, 4);
+  let at = align8(4 + headBytes.length);
+  for (const s of sections) {
+    out.set(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), at);
+    at += align8(s.byteLength);
+  }
+  return out;
+}
+
+/** Thrown for bytes that are not a snapshot this build can read; the caller rebuilds. */
+export class SnapshotError extends Error {}
+
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new SnapshotError(`search snapshot is damaged: ${what}`);
+}
+
+/** Reads bytes written by `encodeLexicalState`, checking every size and document number. */
+export function decodeLexicalState(bytes: Uint8Array, docCount: number): LexicalState {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  check(buf.length >= 4, 'too short');
+  const headLength = buf.readUInt32LE(0);
+  check(4 + headLength <= buf.length, 'head longer than the data');
+  let head: Head;
+  try {
+    head = JSON.parse(buf.subarray(4, 4 + headLength).toString('utf8')) as Head;
+  } catch {
+    throw new SnapshotError('search snapshot is damaged: its head is not JSON');
+  }
+  check(head.format === SNAPSHOT_FORMAT, `format ${String(head.format)}, expected ${SNAPSHOT_FORMAT}`);
+  let at = align8(4 + headLength);
+  const take = <T extends Section>(Type: { new (n: number): T; BYTES_PER_ELEMENT: number }, n: number): T => {
+    const length = n * Type.BYTES_PER_ELEMENT;
+    check(Number.isInteger(n) && n >= 0 && at + length <= buf.length, 'a section runs past the end');
+    const out = new Type(n); // a copy: the store's buffer need not be aligned
+    new Uint8Array(out.buffer).set(buf.subarray(at, at + length));
+    at += align8(length);
+    return out;
+  };
+  const table = (h: TableHead, what: string): PostingsTable => {
+    const offsets = take(Int32Array, h.terms.length + 1);
+    const docs = take(Int32Array, h.postings);
+    const weights = take(Float64Array, h.postings);
+    check(offsets[0] === 0 && offsets[h.terms.length] === h.postings, `${what} offsets`);
+    for (let t = 0; t < h.terms.length; t++) check(offsets[t]! <= offsets[t + 1]!, `${what} offsets`);
+    for (const d of docs) check(d >= 0 && d < h.size, `${what} document ${d}`);
+    return { size: h.size, terms: h.terms, offsets, docs, weights };
+  };
+  check(head.tools.size === docCount, `${head.tools.size} tools, the catalog has ${docCount}`);
+  const tools = table(head.tools, 'tool');
+  const servers = table(head.servers, 'server');
+  const counts = take(Int32Array, head.surfaceWords.length);
+  const nameOffsets = take(Int32Array, docCount + 1);
+  const ids = take(Int32Array, head.nameIds);
+  check(nameOffsets[docCount] === head.nameIds, 'name offsets');
+  const vocabulary = head.nameVocabulary;
+  const nameTerms = Array.from({ length: docCount }, (_, i) => {
+    const names = new Set<string>();
+    for (let j = nameOffsets[i]!; j < nameOffsets[i + 1]!; j++) {
+      const term = vocabulary[ids[j]!];
+      check(term !== undefined, `name term ${ids[j]}`);
+      names.add(term!);
+    }
+    return names;
+  });
+  const surfaceFrequency = new Map<string, number>();
+  head.surfaceWords.forEach((w, i) => surfaceFrequency.set(w, counts[i]!));
+  return { tools, servers, surfaceFrequency, nameTerms };
+}
