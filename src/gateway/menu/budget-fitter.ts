@@ -2,7 +2,7 @@
 // text fits. Exact counts of whole answers decide; counts of single items only guide the search,
 // so a 7,000-item list costs about what the few thousand tokens that can be shown cost.
 import { CarteError } from '../../errors.js';
-import type { Fit, FitOptions, Omitted } from './budget.js';
+import type { Fit, FitOptions, Omitted } from './budget-types.js';
 import type { Tokenizer } from './budget-tokens.js';
 
 /**
