@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { VECTOR_CACHE } from '../quality/systems.js';
 import { loadVectorCache } from '../quality/vector-cache.js';
-import { toSearchDoc } from '../../src/gateway/catalog-view.js';
+import { toSearchDoc } from '../../src/gateway/find/catalog-view.js';
 import { openStore, TEXT_RECIPE } from '../../src/gateway/index.js';
 import { embeddableToolText, USE_LITE } from '../../src/search/index.js';
 import { benchDataDir, loadBigCatalog } from './bench-data.js';

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Gateway, LOCAL_CALLER, openStore, type GatewayServer } from '../../src/gateway/index.js';
-import { SNAPSHOT_MIN_TOOLS } from '../../src/gateway/index-snapshot.js';
+import { SNAPSHOT_MIN_TOOLS } from '../../src/gateway/find/index-snapshot.js';
 import type { BenchQuery } from './bench-data.js';
 import { QUIET } from './logger.js';
 import { runOk } from './proc.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfigFile } from '../../src/config/index.js';
 import { Gateway, LOCAL_CALLER, openStore, serversFromConfig, type Store } from '../../src/gateway/index.js';
-import { estimateJsonBytes } from '../../src/gateway/usage.js';
+import { estimateJsonBytes } from '../../src/gateway/trust/usage.js';
 import { recordCall, usageRecorder } from './usage-record.js';
 import { QUIET } from '../core/logger.js';
 import { hasFlag, tempDir } from '../core/paths.js';

@@ -4,9 +4,9 @@
 // whose row fails); activity-write.ts and audit-write.ts keep it as the baseline they measured the
 // audit against, so their numbers in docs/benchmarks.md can be run again.
 import { toCarteError } from '../../src/errors.js';
-import { throttledWarn } from '../../src/gateway/throttled-warn.js';
-import type { CallOutcome } from '../../src/gateway/types.js';
-import { estimateJsonBytes, type CallTarget } from '../../src/gateway/usage.js';
+import { throttledWarn } from '../../src/gateway/shared/throttled-warn.js';
+import type { CallOutcome } from '../../src/gateway/shared/types.js';
+import { estimateJsonBytes, type CallTarget } from '../../src/gateway/trust/usage.js';
 import type { ActivityOutcome, Store } from '../../src/store/index.js';
 import type { Logger } from '../../src/upstream/index.js';
 

@@ -13,12 +13,12 @@ import {
 } from '../config/index.js';
 import { CarteError } from '../errors.js';
 import { compileRules } from '../policy/index.js';
-import { audited } from './audited.js';
+import { audited } from './trust/audited.js';
 import { proposalClashes, readConfig, unresolvedVariables, type ApprovalSite } from './approvals.js';
-import type { CallerContext } from './context.js';
+import type { CallerContext } from './access/context.js';
 import { serversFromConfig } from './from-config.js';
-import { projectsFromConfig } from './projects.js';
-import { requireScope } from './scopes.js';
+import { projectsFromConfig } from './access/projects.js';
+import { requireScope } from './access/scopes.js';
 
 /** The answer an agent reads: a proposal waiting for a person, or a server added at once. */
 export type ServerRequestAnswer =

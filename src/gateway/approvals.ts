@@ -23,11 +23,11 @@ import {
 } from '../catalog/index.js';
 import { compileRules } from '../policy/index.js';
 import type { Proposal, Store } from '../store/index.js';
-import type { CallerContext } from './context.js';
+import type { CallerContext } from './access/context.js';
 import type { Gateway } from './gateway.js';
 import { serversFromConfig } from './from-config.js';
-import { projectsFromConfig } from './projects.js';
-import { requireScope } from './scopes.js';
+import { projectsFromConfig } from './access/projects.js';
+import { requireScope } from './access/scopes.js';
 import type { SyncReport } from '../catalog/index.js';
 
 /** Where approvals act: the running gateway, its store, and the config file approved servers go to. */

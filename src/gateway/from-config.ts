@@ -5,7 +5,7 @@ import {
   type ServerConfig,
 } from '../config/index.js';
 import type { UpstreamTarget } from '../upstream/index.js';
-import type { GatewayServer } from './types.js';
+import type { GatewayServer } from './shared/types.js';
 
 /** The gateway's view of each configured server (resolved values; display strings masked). */
 export function serversFromConfig(config: CarteConfig): GatewayServer[] {

@@ -1,19 +1,19 @@
 import { RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
 import type { Store, ToolRow } from '../store/index.js';
 import type { Logger } from '../upstream/index.js';
-import { browse } from './menu.js';
-import { fitMenu, fitPage } from './menu-budget.js';
-import { HotList, HOT_LIST_DEFAULTS, type HotListOptions } from './hot-list.js';
-import { AuditLog, type AuditObservation, type AuditOptions } from './audit.js';
-import { audited } from './audited.js';
-import { runToolCall } from './call-pipeline.js';
-import { fitToolDetail, type FittedToolDetail } from './budget-tool.js';
+import { browse } from './menu/menu.js';
+import { fitMenu, fitPage } from './menu/menu-budget.js';
+import { HotList, HOT_LIST_DEFAULTS, type HotListOptions } from './menu/hot-list.js';
+import { AuditLog, type AuditObservation, type AuditOptions } from './trust/audit.js';
+import { audited } from './trust/audited.js';
+import { runToolCall } from './calls/call-pipeline.js';
+import { fitToolDetail, type FittedToolDetail } from './menu/budget-tool.js';
 import { backfillCategories, quarantinedKeys } from '../catalog/index.js';
-import { PassthroughCalls } from './passthrough-calls.js';
-import { CatalogView } from './catalog-view.js';
-import type { GatewaySearchOptions, SearchStatus } from './search-options.js';
-import { ToolSearch } from './tool-search.js';
-import type { CallerContext } from './context.js';
+import { PassthroughCalls } from './calls/passthrough-calls.js';
+import { CatalogView } from './find/catalog-view.js';
+import type { GatewaySearchOptions, SearchStatus } from './shared/search-options.js';
+import { ToolSearch } from './find/tool-search.js';
+import type { CallerContext } from './access/context.js';
 import type {
   BrowseRequest,
   BrowseResult,
@@ -24,24 +24,24 @@ import type {
   SearchResult,
   ServerSummary,
   ToolDetail,
-} from './types.js';
-import { Upstreams, type UpstreamLimits } from './upstreams.js';
-import type { SearchRequest } from './search-plan.js';
-import { GatewaySearch } from './gateway-search.js';
-import { ToolRows } from './tool-rows.js';
-export type { SearchRequest } from './search-plan.js';
-import { applyReload, type ReloadPolicy, type ReloadReport } from './reload.js';
-import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './lifecycle.js';
-import { lookupServer, lookupTool, serverDescriptions, serverSummary } from './lookups.js';
-import { syncServers, type SyncRequest } from './sync-servers.js';
+} from './shared/types.js';
+import { Upstreams, type UpstreamLimits } from './calls/upstreams.js';
+import type { SearchRequest } from './find/search-plan.js';
+import { GatewaySearch } from './find/gateway-search.js';
+import { ToolRows } from './calls/tool-rows.js';
+export type { SearchRequest } from './find/search-plan.js';
+import { applyReload, type ReloadPolicy, type ReloadReport } from './calls/reload.js';
+import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './shared/lifecycle.js';
+import { lookupServer, lookupTool, serverDescriptions, serverSummary } from './calls/lookups.js';
+import { syncServers, type SyncRequest } from './calls/sync-servers.js';
 import { policyTool, type CompiledRules, type ToolVerdict, type VisibilityPolicy } from '../policy/index.js';
-import { Policies } from './policies.js';
-import { implicitDefault, DEFAULT_PROJECT, type GatewayProject } from './projects.js';
-import { requireScope } from './scopes.js';
-import { toolDetail } from './detail.js';
-import { filedDetail, type FiledToolDetail } from './filed-detail.js';
-import { catalogDigest, type CatalogDigest } from './digest.js';
-import { SessionLedger, type SessionReport } from './sessions.js';
+import { Policies } from './trust/policies.js';
+import { implicitDefault, DEFAULT_PROJECT, type GatewayProject } from './access/projects.js';
+import { requireScope } from './access/scopes.js';
+import { toolDetail } from './menu/detail.js';
+import { filedDetail, type FiledToolDetail } from './menu/filed-detail.js';
+import { catalogDigest, type CatalogDigest } from './menu/digest.js';
+import { SessionLedger, type SessionReport } from './menu/sessions.js';
 
 export interface GatewayOptions {
   servers: readonly GatewayServer[];

@@ -1,11 +1,15 @@
 /** The gateway: the one facade every face (CLI, MCP, HTTP, web) calls. */
 export { Gateway } from './gateway.js';
 export { serversFromConfig } from './from-config.js';
-export { buildOfflineRanker, type CatalogFileTool, type OfflineRanker } from './rank.js';
-export { categorizeCatalog, type CategorizedTool, type OfflineCategories } from './categorize-offline.js';
+export { buildOfflineRanker, type CatalogFileTool, type OfflineRanker } from './menu/rank.js';
+export {
+  categorizeCatalog,
+  type CategorizedTool,
+  type OfflineCategories,
+} from './menu/categorize-offline.js';
 export { CATEGORY_IDS, categoryLabel, type CategorizeOptions, type CategoryId } from '../catalog/index.js';
 export type { GatewayOptions, SearchRequest } from './gateway.js';
-export { EMBED_BATCH, TEXT_RECIPE } from './hybrid-search.js';
+export { EMBED_BATCH, TEXT_RECIPE } from './find/hybrid-search.js';
 export {
   REMOTE_SEARCH_DEFAULTS,
   SEARCH_STRATEGIES,
@@ -16,22 +20,27 @@ export {
   type SearchMeta,
   type SearchStatus,
   type SearchStrategy,
-} from './search-options.js';
-export { llmRerankOptions, remoteSearchOptions } from './remote-providers.js';
-export { SAMPLING_PROVIDER } from './tool-search.js';
+} from './shared/search-options.js';
+export { llmRerankOptions, remoteSearchOptions } from './find/remote-providers.js';
+export { SAMPLING_PROVIDER } from './find/tool-search.js';
 export type { Complete, CompletionRequest } from '../search/index.js';
 export { lazyUseLiteEmbedder, type Embedder, type RemoteMeta, type Reranker } from '../search/index.js';
-export type { ReloadReport } from './reload.js';
-export { LOCAL_CALLER, localCaller } from './context.js';
-export { DEFAULT_PROJECT, projectsFromConfig, type GatewayProject } from './projects.js';
-export { requireScope, scopeAllows, type Scope } from './scopes.js';
-export type { CallerContext } from './context.js';
-export { count, summarize } from './summary.js';
+export type { ReloadReport } from './calls/reload.js';
+export { LOCAL_CALLER, localCaller } from './access/context.js';
+export { DEFAULT_PROJECT, projectsFromConfig, type GatewayProject } from './access/projects.js';
+export { requireScope, scopeAllows, type Scope } from './access/scopes.js';
+export type { CallerContext } from './access/context.js';
+export { count, summarize } from './menu/summary.js';
 export { compileRules, type CompiledRules } from '../policy/index.js';
-export type { BrowseRequest, CategorySummary, MenuAnswer, ToolPage } from './types.js';
-export { BROWSE_PAGE_SIZE, CATEGORY_EXAMPLES } from './menu.js';
-export type { FiledToolDetail } from './filed-detail.js';
-export { LIFECYCLE_DEFAULTS, SERVER_STATES, type LifecycleOptions, type ServerState } from './lifecycle.js';
+export type { BrowseRequest, CategorySummary, MenuAnswer, ToolPage } from './shared/types.js';
+export { BROWSE_PAGE_SIZE, CATEGORY_EXAMPLES } from './menu/menu.js';
+export type { FiledToolDetail } from './menu/filed-detail.js';
+export {
+  LIFECYCLE_DEFAULTS,
+  SERVER_STATES,
+  type LifecycleOptions,
+  type ServerState,
+} from './shared/lifecycle.js';
 export type {
   BrowseResult,
   CallOutcome,
@@ -43,7 +52,7 @@ export type {
   ServerSummary,
   ToolDetail,
   ToolSummary,
-} from './types.js';
+} from './shared/types.js';
 export type { SyncReport } from '../catalog/index.js';
 export type { Logger } from '../upstream/index.js';
 export { openStore, type HotScore, type Store, type ToolUsage } from '../store/index.js';
@@ -55,8 +64,14 @@ export {
   type FitOptions,
   type Omitted,
   type Rendering,
-} from './budget.js';
-export { countTokens, ENCODINGS, loadTokenizer, type Encoding, type Tokenizer } from './budget-tokens.js';
+} from './menu/budget.js';
+export {
+  countTokens,
+  ENCODINGS,
+  loadTokenizer,
+  type Encoding,
+  type Tokenizer,
+} from './menu/budget-tokens.js';
 export {
   fitToolDetail,
   reduceToolDetail,
@@ -64,7 +79,7 @@ export {
   type FittedToolDetail,
   type ReducedToolDetail,
   type ToolDetailLevel,
-} from './budget-tool.js';
+} from './menu/budget-tool.js';
 export {
   createToken,
   listTokens,
@@ -76,7 +91,7 @@ export {
   type CreateTokenInput,
   type ResolveOptions,
   type TokenInfo,
-} from './tokens.js';
+} from './access/tokens.js';
 export {
   AuditLog,
   AUDIT_DEFAULTS,
@@ -86,7 +101,7 @@ export {
   type AuditOptions,
   type AuditQuery,
   type AuditRow,
-} from './audit.js';
+} from './trust/audit.js';
 export { approveTool, describeQuarantine, quarantinedKeys, type QuarantineEntry } from '../catalog/index.js';
 export {
   approveProposal,

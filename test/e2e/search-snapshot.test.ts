@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyDiscovery } from '../../src/catalog/index.js';
 import { loadConfigFile } from '../../src/config/index.js';
 import { Gateway, openStore, serversFromConfig } from '../../src/gateway/index.js';
-import { SNAPSHOT_MIN_TOOLS } from '../../src/gateway/index-snapshot.js';
+import { SNAPSHOT_MIN_TOOLS } from '../../src/gateway/find/index-snapshot.js';
 import { memoryLogger, ROOT, tempDir } from './helpers.js';
 
 // The index snapshot through the real CLI: a catalog big enough to get one, searched by three

@@ -1,0 +1,246 @@
+import {
+  applyDiscovery,
+  syncServer,
+  type Discovery,
+  type RecordLimits,
+  type SyncReport,
+} from '../../catalog/index.js';
+import { CarteError, toCarteError } from '../../errors.js';
+import type { ServerRow, Store } from '../../store/index.js';
+import { UpstreamPool, type KnownEra, type Logger, type UpstreamConnection } from '../../upstream/index.js';
+import {
+  LIFECYCLE_DEFAULTS,
+  ServerLife,
+  type LifecycleOptions,
+  type ServerState,
+} from '../shared/lifecycle.js';
+import type { GatewayServer } from '../shared/types.js';
+
+/** Limits the upstream layer enforces (from the config's `limits`). */
+export interface UpstreamLimits extends RecordLimits {
+  maxResultBytes: number;
+}
+
+/**
+ * Connections, discovery and the life of each server: lazy start, one connection per server,
+ * restart with backoff after a crash, a circuit breaker, call slots, idle close; keeps the
+ * stored catalog in step with every listing.
+ */
+export class Upstreams {
+  private readonly pool = new UpstreamPool();
+  private readonly lives = new Map<string, ServerLife>();
+  private readonly relisting = new Map<string, Promise<void>>();
+  private readonly relistAgain = new Set<string>();
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+    private readonly limits: UpstreamLimits,
+    private readonly onCatalogChange: () => void,
+    private readonly lifecycle: LifecycleOptions = LIFECYCLE_DEFAULTS,
+  ) {}
+
+  life(id: string): ServerLife {
+    let life = this.lives.get(id);
+    if (!life) this.lives.set(id, (life = new ServerLife(id, this.lifecycle)));
+    return life;
+  }
+
+  /** The live connection, opened on first use (after any backoff); a fresh one re-lists its tools. */
+  async connection(
+    server: GatewayServer,
+    opts: { relist?: boolean; explicit?: boolean } = {},
+  ): Promise<UpstreamConnection> {
+    const known = await this.pool.peek(server.id);
+    if (known) return known;
+    if (this.closed)
+      throw new CarteError(
+        'upstream_unavailable',
+        `the gateway is shutting down; server "${server.id}" was not started`,
+      );
+    const life = this.life(server.id);
+    if (!opts.explicit) await life.beforeStart();
+    life.starting = true;
+    try {
+      const conn = await this.pool.connect(server.id, server.target, {
+        timeoutMs: server.discoveryTimeoutMs,
+        logger: this.logger,
+        known: this.knownEra(server.id),
+        maxMessageBytes: this.limits.maxResultBytes,
+        onToolsChanged: () => this.relist(server),
+        onClose: (expected) => this.onClosed(server, expected),
+      });
+      // A list_changed sent right after initialize can be lost (MCP-NOTES): re-list on every connect.
+      if (opts.relist !== false) this.relist(server);
+      return conn;
+    } catch (err) {
+      life.recordFailure(toCarteError(err).operatorMessage);
+      throw err;
+    } finally {
+      life.starting = false;
+    }
+  }
+
+  /** Runs one call in a slot of the server's concurrency limit, then arms the idle timer. */
+  async withCall<T>(
+    server: GatewayServer,
+    signal: AbortSignal | undefined,
+    fn: (conn: UpstreamConnection) => Promise<T>,
+  ): Promise<T> {
+    const life = this.life(server.id);
+    const release = await life.acquire(server.maxConcurrency, server.maxQueue, signal);
+    try {
+      const result = await fn(await this.connection(server));
+      life.recordSuccess();
+      return result;
+    } catch (err) {
+      // The close handler counted the failure; keep the precise reason (with the stderr tail).
+      // A fail-fast refusal of an open circuit is not a new reason: it quotes the last one.
+      const e = toCarteError(err);
+      const refused = e.details?.circuitOpen === true;
+      if (e.code === 'upstream_unavailable' && life.failures > 0 && !refused)
+        life.lastError = e.operatorMessage;
+      throw err;
+    } finally {
+      release();
+      this.armIdle(server);
+    }
+  }
+
+  /** Connects and lists every tool, all within the server's discovery timeout. */
+  async discover(server: GatewayServer): Promise<Discovery> {
+    const deadline = Date.now() + server.discoveryTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(
+          new CarteError(
+            'timeout',
+            `server "${server.id}" did not finish discovery within ${server.discoveryTimeoutMs} ms`,
+          ),
+        );
+      }, server.discoveryTimeoutMs);
+    });
+    const work = (async () => {
+      const conn = await this.connection(server, { relist: false, explicit: true });
+      const tools = await conn.listTools(Math.max(1, deadline - Date.now()));
+      return { tools, protocolEra: conn.info.protocolEra, ...pickInfo(conn) };
+    })();
+    try {
+      const discovery = await Promise.race([work, timeout]);
+      this.life(server.id).recordSuccess();
+      this.armIdle(server);
+      return discovery;
+    } catch (err) {
+      await this.pool.close(server.id);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Discovers one server and writes the result to the store. */
+  async sync(server: GatewayServer): Promise<SyncReport> {
+    const report = await syncServer(this.store, server.id, () => this.discover(server), {
+      limits: this.limits,
+      serverDescription: server.description,
+      pin: server.pin,
+    });
+    this.onCatalogChange();
+    return report;
+  }
+
+  /** Re-lists after `list_changed`; a notification during a re-list triggers one more after it. */
+  relist(server: GatewayServer): void {
+    if (this.closed) return;
+    if (this.relisting.has(server.id)) {
+      this.relistAgain.add(server.id);
+      return;
+    }
+    const run = (async () => {
+      try {
+        const conn = await this.connection(server, { relist: false });
+        const tools = await conn.listTools(server.discoveryTimeoutMs);
+        const report = applyDiscovery(
+          this.store,
+          server.id,
+          { tools, protocolEra: conn.info.protocolEra, ...pickInfo(conn) },
+          { limits: this.limits, serverDescription: server.description, pin: server.pin },
+        );
+        this.logger.info(
+          `[${server.id}] tool list changed: ${report.toolCount} tools (+${report.added} ~${report.changed} -${report.removed})`,
+        );
+        this.onCatalogChange();
+      } catch (err) {
+        this.logger.warn(`[${server.id}] re-list after list_changed failed: ${(err as Error).message}`);
+      } finally {
+        this.relisting.delete(server.id);
+        if (this.relistAgain.delete(server.id)) this.relist(server);
+      }
+    })();
+    this.relisting.set(server.id, run);
+  }
+
+  /** Waits for re-lists in flight (tests and shutdown). */
+  async settle(): Promise<void> {
+    while (this.relisting.size > 0) await Promise.all(this.relisting.values());
+  }
+
+  isConnected(id: string): boolean {
+    return this.pool.connectedIds().includes(id);
+  }
+
+  /** The lifecycle state shown to people; never starts anything. */
+  state(server: GatewayServer, row: ServerRow | undefined): ServerState {
+    if (!server.enabled || this.closed) return 'stopped';
+    const life = this.life(server.id);
+    if (life.starting) return 'starting';
+    if (this.isConnected(server.id)) return life.failures > 0 ? 'degraded' : 'ready';
+    if (life.circuitOpen() || (row?.status === 'failed' && life.failures === 0 && row.toolCount === 0))
+      return 'failed';
+    if (life.failures > 0) return 'degraded';
+    return row?.status === 'success' || (row?.toolCount ?? 0) > 0 ? 'cached' : 'configured';
+  }
+
+  async close(id?: string): Promise<void> {
+    if (!id) this.closed = true; // no re-list may reopen a connection once the gateway closes
+    await this.settle();
+    if (id) this.lives.get(id)?.clearIdle();
+    else this.lives.forEach((l) => l.clearIdle());
+    await (id ? this.pool.close(id) : this.pool.closeAll());
+  }
+
+  /** What the store remembers of the server's protocol era, for a probe-free reconnect. */
+  private knownEra(id: string): KnownEra | null {
+    const row = this.store.servers.get(id);
+    if (!row?.protocolEra) return null;
+    return { version: row.protocolEra, ...(row.discoverResult ? { discover: row.discoverResult } : {}) };
+  }
+
+  private armIdle(server: GatewayServer): void {
+    this.life(server.id).scheduleIdle(server.idleTimeoutMs, () => {
+      this.logger.info(`[${server.id}] idle for ${server.idleTimeoutMs} ms: closing`);
+      void this.pool.close(server.id);
+    });
+  }
+
+  private onClosed(server: GatewayServer, expected: boolean): void {
+    if (expected || this.closed) return;
+    const life = this.life(server.id);
+    life.recordFailure(`the connection closed unexpectedly`);
+    this.logger.warn(
+      `[${server.id}] exited or dropped the connection (${life.failures} in a row); it restarts on next use`,
+    );
+  }
+}
+
+function pickInfo(conn: UpstreamConnection): Omit<Discovery, 'tools' | 'protocolEra'> {
+  const i = conn.info;
+  return {
+    ...(i.serverName ? { serverName: i.serverName } : {}),
+    ...(i.serverVersion ? { serverVersion: i.serverVersion } : {}),
+    ...(i.instructions ? { instructions: i.instructions } : {}),
+    ...(i.discoverResult ? { discoverResult: i.discoverResult } : {}),
+  };
+}

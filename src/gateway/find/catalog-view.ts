@@ -1,0 +1,110 @@
+import {
+  buildSearchIndex,
+  type LexicalIndex,
+  type LexicalState,
+  type SearchDoc,
+} from '../../search/index.js';
+import type { Store, ToolSearchRow } from '../../store/index.js';
+import type { VisibilityPolicy } from '../../policy/index.js';
+import { buildIndexWithSnapshot } from './index-snapshot.js';
+
+/** A tool's search columns as a search document (with its menu filing, for `tag:` and `category:`). */
+export function toSearchDoc(
+  t: ToolSearchRow,
+  serverDescription?: string,
+  filing?: { category: string; tags: readonly string[] },
+): SearchDoc {
+  return {
+    key: t.key,
+    server: t.serverId,
+    name: t.name,
+    ...(t.title ? { title: t.title } : {}),
+    ...(t.description ? { description: t.description } : {}),
+    paramNames: t.paramNames,
+    ...(serverDescription ? { serverDescription } : {}),
+    ...(filing
+      ? { categories: [filing.category], ...(filing.tags.length ? { tags: [...filing.tags] } : {}) }
+      : {}),
+  };
+}
+
+/**
+ * The searchable view of the stored catalog. It is rebuilt lazily after a change, so a burst of
+ * syncs costs one rebuild, and reads never start an upstream.
+ */
+export class CatalogView {
+  private index: LexicalIndex | null = null;
+  private rows = new Map<string, ToolSearchRow>();
+  private docs: SearchDoc[] = [];
+  private builtVersion = -1;
+  /** Per-caller indexes, keyed by the caller's policy (a new policy after any change). */
+  private scoped = new WeakMap<VisibilityPolicy, { version: number; index: LexicalIndex }>();
+  /** Goes up on every change, so derived state (the hybrid index) knows when it is stale. */
+  version = 0;
+
+  constructor(
+    private readonly store: Store,
+    /** Which tools belong in the index and how they are filed (taken once per rebuild). */
+    private readonly policy: () => VisibilityPolicy,
+    private readonly serverDescriptions: () => ReadonlyMap<string, string>,
+    private readonly log: { debug(message: string): void; warn(message: string): void },
+  ) {}
+
+  invalidate(): void {
+    this.index = null;
+    this.version++;
+  }
+
+  /**
+   * The searchable tools of the current catalog: rows and their search docs, in the same order,
+   * and the lexical analysis of those docs (so the hybrid index need not analyse them again).
+   */
+  snapshot(): { version: number; rows: ToolSearchRow[]; docs: SearchDoc[]; lexicalState: LexicalState } {
+    const { lexicalState } = this.searchIndex();
+    return { version: this.builtVersion, rows: [...this.rows.values()], docs: this.docs, lexicalState };
+  }
+
+  searchIndex(): LexicalIndex {
+    if (!this.index) {
+      const policy = this.policy();
+      const descriptions = this.serverDescriptions();
+      const rows = this.store.tools.listForSearch().filter((t) => policy.isIndexed(t.key));
+      this.rows = new Map(rows.map((t) => [t.key, t]));
+      this.docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId), policy.verdict(t.key)));
+      const started = performance.now();
+      const { index, from } = buildIndexWithSnapshot(this.docs, {
+        snapshots: this.store.snapshots,
+        warn: (message) => this.log.warn(message),
+      });
+      this.index = index;
+      const how = { snapshot: 'read from its snapshot', build: 'built, snapshot stored', small: 'built' };
+      this.log.debug(
+        `search index: ${this.docs.length} tools, ${how[from]} in ${Math.round(performance.now() - started)} ms`,
+      );
+      this.builtVersion = this.version;
+    }
+    return this.index;
+  }
+
+  /**
+   * The index a caller searches: the catalog's when the caller's policy lists every indexed tool,
+   * else one built from the tools it lists, so no statistic (idf, the typo vocabulary, synonyms)
+   * depends on tools it cannot see (a search would otherwise rank differently because another
+   * project's tools exist). Built on first use after a change, not stored as a snapshot (the store
+   * keeps two: the catalog's).
+   */
+  searchIndexFor(policy: VisibilityPolicy): LexicalIndex {
+    const all = this.searchIndex();
+    const held = this.scoped.get(policy);
+    if (held && held.version === this.builtVersion) return held.index;
+    const docs = this.docs.filter((d) => policy.isListed(d.key));
+    const index = docs.length === this.docs.length ? all : buildSearchIndex(docs);
+    this.scoped.set(policy, { version: this.builtVersion, index });
+    return index;
+  }
+
+  row(key: string): ToolSearchRow | undefined {
+    this.searchIndex();
+    return this.rows.get(key);
+  }
+}

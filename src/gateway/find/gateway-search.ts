@@ -1,0 +1,69 @@
+// The gateway's search methods (Gateway delegates to them): audited, scoped to the caller's
+// project and its index, the project's usage prior applied, results fitted to a token budget.
+import { applyUsagePrior, type SearchHit } from '../../search/index.js';
+import type { AuditLog } from '../trust/audit.js';
+import { audited } from '../trust/audited.js';
+import type { CatalogView } from './catalog-view.js';
+import type { CallerContext } from '../access/context.js';
+import type { HotList } from '../menu/hot-list.js';
+import { lookupServer } from '../calls/lookups.js';
+import { fitResults } from '../menu/menu-budget.js';
+import type { Policies } from '../trust/policies.js';
+import { requireScope } from '../access/scopes.js';
+import { planSearch, toResults, type SearchRequest } from './search-plan.js';
+import type { ToolSearch } from './tool-search.js';
+import type { SearchOutcome, SearchResult } from '../shared/types.js';
+
+export interface GatewaySearchParts {
+  audit: AuditLog;
+  policies: Policies;
+  view: CatalogView;
+  toolSearch: ToolSearch;
+  hotList: HotList;
+}
+
+export class GatewaySearch {
+  constructor(private readonly parts: GatewaySearchParts) {}
+
+  /** Lexical search, synchronous whatever the strategy. */
+  searchTools(ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
+    const { audit, toolSearch } = this.parts;
+    return audited(audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, () => {
+      const { text, options, index } = this.plan(ctx, query, req);
+      return this.results(ctx, toolSearch.lexical(text, options, index));
+    });
+  }
+
+  /** Search with the configured strategy, and how it was answered (see Gateway.searchToolsWithMeta). */
+  async searchToolsWithMeta(
+    ctx: CallerContext,
+    query: string | string[],
+    req: SearchRequest = {},
+  ): Promise<SearchOutcome> {
+    const { audit, toolSearch } = this.parts;
+    return audited(audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, async () => {
+      const { text, options, index } = this.plan(ctx, query, req);
+      const { hits, meta } = await toolSearch.search(text, options, { ...req, index });
+      const results = this.results(ctx, hits);
+      if (req.maxTokens === undefined) return { results, meta };
+      return { ...(await fitResults(results, req.maxTokens)), meta };
+    });
+  }
+
+  private plan(ctx: CallerContext, query: string | string[], req: SearchRequest) {
+    const { policies, view } = this.parts;
+    requireScope(ctx, 'search', 'search_tools');
+    const plan = planSearch(query, req);
+    if (plan.options.server !== undefined) lookupServer(policies.servers(ctx), plan.options.server);
+    const policy = policies.forCaller(ctx);
+    plan.options.allowKey = (key) => policy.isListed(key);
+    return { ...plan, index: view.searchIndexFor(policy) };
+  }
+
+  /** The hits with the project's usage prior applied, as results. */
+  private results(ctx: CallerContext, hits: readonly SearchHit[]): SearchResult[] {
+    const { policies, view, hotList } = this.parts;
+    const ranked = applyUsagePrior(hits, hotList.usage(policies.project(ctx).id));
+    return toResults(ranked, (key) => view.row(key));
+  }
+}

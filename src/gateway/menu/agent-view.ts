@@ -1,0 +1,24 @@
+// What an agent is shown of a server: what it can act on, and nothing of the operator's machine
+// (no command line, URL, path, env, header, connection counters or raw error text: issue 13).
+import type { AgentServer, ServerSummary } from '../shared/types.js';
+
+/** Why a server's tools cannot be used now, in words an agent can act on. */
+function unusableReason(s: ServerSummary): string | undefined {
+  if (!s.enabled) return 'disabled by the operator';
+  if (s.toolCount === 0 && s.status === 'never') return 'not discovered yet';
+  if (s.toolCount === 0 && s.status === 'failed') return 'discovery failed; ask the operator';
+  if (s.state === 'failed') return 'failing to start; calls fail until it recovers';
+  return undefined;
+}
+
+/** The agent-facing summary of a server (`browse_tools {}`). */
+export function agentServer(s: ServerSummary, visibleTools: number): AgentServer {
+  const reason = unusableReason(s);
+  return {
+    id: s.id,
+    ...(s.description ? { description: s.description } : {}),
+    toolCount: visibleTools,
+    usable: reason === undefined,
+    ...(reason ? { reason } : {}),
+  };
+}

@@ -1,0 +1,201 @@
+// The audit log (issue 15, item 5): every call, search, browse, describe and admin action, with
+// who asked (project, token id, request id) and a digest of what with. A call's row is written
+// before the call runs; a call whose row cannot be written is refused (docs/security.md, "Audit log").
+import { hash } from 'node:crypto';
+import { CarteError, nestingDepth, operatorMessage, toCarteError } from '../../errors.js';
+import type { ActivityOutcome, StartedEvent, Store } from '../../store/index.js';
+import type { Logger } from '../../upstream/index.js';
+import type { CallerContext } from '../access/context.js';
+import { redact, redactText } from '../../config/index.js';
+import { throttledWarn } from '../shared/throttled-warn.js';
+import type { CallOutcome } from '../shared/types.js';
+import { estimateJsonBytes, type CallTarget } from './usage.js';
+
+export type { AuditQuery, AuditRow } from '../../store/index.js';
+
+/** What the audit keeps of arguments: a digest only, or also the arguments with secrets redacted. */
+export interface AuditOptions {
+  arguments: 'digest' | 'redacted';
+}
+
+export const AUDIT_DEFAULTS: AuditOptions = { arguments: 'digest' };
+
+/** Arguments deeper than this are recorded as TOO_DEEP, not digested. */
+const MAX_DIGEST_DEPTH = 200;
+const TOO_DEEP = 'too-deep';
+
+/** A non-call event. For `search`, `detail` is the query: stored as its digest, or redacted under `arguments: redacted`. */
+export interface AuditEvent {
+  kind: 'search' | 'browse' | 'describe' | 'admin';
+  key?: string;
+  server?: string;
+  detail?: string;
+  outcome: ActivityOutcome;
+  durationMs: number;
+}
+
+/** What an observer (metrics) sees of each audited event once it ended: never arguments or queries. */
+export interface AuditObservation {
+  kind: 'call' | AuditEvent['kind'];
+  key?: string;
+  server?: string;
+  outcome: ActivityOutcome;
+  durationMs: number;
+}
+
+/** The audit log over the store's activity table, for the gateway's lifetime (its warning throttles outlive calls). */
+export class AuditLog {
+  private readonly warn: (message: string) => void;
+  private readonly refusal: (message: string) => void;
+  private readonly observers = new Set<(e: AuditObservation) => void>();
+
+  constructor(
+    private readonly store: Pick<Store, 'activity'>,
+    private readonly logger: Logger,
+    private readonly opts: AuditOptions = AUDIT_DEFAULTS,
+  ) {
+    this.warn = throttledWarn(logger);
+    this.refusal = throttledWarn({ ...logger, warn: (m) => logger.error(m) });
+  }
+
+  /**
+   * Runs one upstream call between its two audit writes: a `started` row first (if that fails the
+   * call is refused with a `store` error and `run` never runs), then its outcome (`ok`,
+   * `tool_error`, or the CarteError code thrown), duration and result size. The result or error
+   * passes through untouched; a failed finish is logged, and the `started` row stays as evidence.
+   * Both writes are group commits (store/group-commit.ts): `run` starts only once the `started`
+   * row is committed, and the result is returned only once its outcome is.
+   */
+  async call(
+    ctx: CallerContext,
+    target: CallTarget & { args: unknown },
+    run: () => Promise<CallOutcome>,
+  ): Promise<CallOutcome> {
+    const { key, server } = target;
+    let id: number;
+    try {
+      const args = this.argColumns(target.args);
+      id = await this.store.activity.beginGrouped({
+        kind: 'call',
+        at: Date.now(),
+        key,
+        server,
+        ...this.who(ctx),
+        ...args,
+      });
+    } catch (err) {
+      // One line per reason (the key would defeat the throttle: a broken store fails every call).
+      this.refusal(`refusing tool calls: cannot write their audit rows: ${operatorMessage(err)}`);
+      throw new CarteError(
+        'store',
+        `the call to "${target.key}" was refused: its audit row could not be written`,
+        {
+          cause: err,
+          operatorMessage: `the call to "${target.key}" was refused: its audit row could not be written (${operatorMessage(err)})`,
+        },
+      );
+    }
+    const start = performance.now();
+    let result: CallOutcome;
+    try {
+      result = await run();
+    } catch (err) {
+      const end = { outcome: toCarteError(err).code, durationMs: performance.now() - start };
+      await this.finish(id, target.key, end);
+      this.notify({ kind: 'call', key, server, ...end });
+      throw err;
+    }
+    const durationMs = performance.now() - start; // before sizing: the duration is the upstream's
+    const outcome = result.isError === true ? 'tool_error' : 'ok';
+    await this.finish(id, target.key, { outcome, durationMs, resultBytes: estimateJsonBytes(result) });
+    this.notify({ kind: 'call', key, server, outcome, durationMs });
+    return result;
+  }
+
+  /** Records a non-call event; a failed write only warns (throttled): reads are not refused for want of a row. */
+  event(ctx: CallerContext, e: AuditEvent): void {
+    this.notify({ kind: e.kind, key: e.key, server: e.server, outcome: e.outcome, durationMs: e.durationMs });
+    const detail = e.detail === undefined ? undefined : this.detail(e.kind, e.detail);
+    try {
+      this.store.activity.record({ ...e, ...this.who(ctx), ...(detail === undefined ? {} : { detail }) });
+    } catch (err) {
+      this.warn(`cannot write ${e.kind} events to the audit log: ${operatorMessage(err)}`);
+    }
+  }
+
+  /** Calls `listener` after each event ends (metrics); returns a function that stops it. */
+  onEvent(listener: (e: AuditObservation) => void): () => void {
+    this.observers.add(listener);
+    return () => this.observers.delete(listener);
+  }
+
+  /** A failing observer is a bug in it: logged, never the caller's failure. */
+  private notify(e: AuditObservation): void {
+    for (const l of this.observers) {
+      try {
+        l(e);
+      } catch (err) {
+        this.warn(`an audit observer failed: ${operatorMessage(err)}`);
+      }
+    }
+  }
+
+  private async finish(
+    id: number,
+    key: string,
+    end: { outcome: ActivityOutcome; durationMs: number; resultBytes?: number },
+  ): Promise<void> {
+    try {
+      if (!(await this.store.activity.finishGrouped(id, end)))
+        this.warn(`the audit row of a call to "${key}" was gone before it finished (pruned?)`);
+    } catch (err) {
+      this.warn(`cannot finish audit rows of tool calls (they stay "started"): ${operatorMessage(err)}`);
+    }
+  }
+
+  private who(ctx: CallerContext): Pick<StartedEvent, 'project' | 'tokenId' | 'requestId'> {
+    return {
+      project: ctx.projectId,
+      ...(ctx.tokenId === undefined ? {} : { tokenId: ctx.tokenId }),
+      ...(ctx.requestId === undefined ? {} : { requestId: ctx.requestId }),
+    };
+  }
+
+  private argColumns(args: unknown): Pick<StartedEvent, 'argsDigest' | 'args'> {
+    const value = args ?? {};
+    // Arguments nested past any schema's depth are refused by the call itself; digest a marker
+    // rather than recurse 10,000 levels (the audit row must still be written).
+    if (nestingDepth(value, MAX_DIGEST_DEPTH) > MAX_DIGEST_DEPTH) return { argsDigest: TOO_DEEP };
+    const digest = argsDigest(value);
+    return this.opts.arguments === 'redacted'
+      ? { argsDigest: digest, args: JSON.stringify(redact(value)) }
+      : { argsDigest: digest };
+  }
+
+  /** A search's query is private to its caller: its digest, or redacted text when arguments are kept. */
+  private detail(kind: AuditEvent['kind'], text: string): string {
+    if (kind === 'search' && this.opts.arguments === 'digest') return argsDigest(text);
+    return redactText(text);
+  }
+}
+
+/** sha256 of the value's canonical JSON (object keys sorted at every depth), hex, first 16 characters. */
+export function argsDigest(value: unknown): string {
+  // The one-shot hash: no Hash object per call (~3 µs of a proxied call, docs/benchmarks.md).
+  return hash('sha256', canonicalJson(value), 'hex').slice(0, 16);
+}
+
+/** JSON with every object's keys sorted, so equal arguments written in another order digest alike. */
+export function canonicalJson(value: unknown): string {
+  return (
+    JSON.stringify(value, (_k, v: unknown) => {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+      const keys = Object.keys(v);
+      // Already in order (most arguments: one or two keys): serialised as is, no sorted copy.
+      if (keys.every((k, i) => i === 0 || keys[i - 1]! <= k)) return v;
+      const sorted: Record<string, unknown> = {};
+      for (const k of keys.sort()) sorted[k] = (v as Record<string, unknown>)[k];
+      return sorted;
+    }) ?? 'null'
+  );
+}

@@ -1,0 +1,179 @@
+// The policies the gateway asks (one room for visibility): the catalog policy (what the search
+// index holds and how tools are filed) and one VisibilityPolicy per project, each computed once
+// per catalog or config change, never per request.
+import {
+  concatRules,
+  policyTool,
+  VisibilityPolicy,
+  type CompiledRules,
+  type PolicyTool,
+  type ToolVerdict,
+} from '../../policy/index.js';
+import type { Store } from '../../store/index.js';
+import { disabled } from '../calls/call-checks.js';
+import { lookupServer } from '../calls/lookups.js';
+import { explainVerdict } from './verdicts.js';
+import type { CallerContext } from '../access/context.js';
+import { lookupProject, projectSees, type GatewayProject } from '../access/projects.js';
+import type { GatewayServer } from '../shared/types.js';
+
+export interface PolicySource {
+  store: Store;
+  /** The quarantine changed behind the gateway's back (another process approved a tool). */
+  externalChange: () => void;
+  servers: () => ReadonlyMap<string, GatewayServer>;
+  /** Quarantined tools and why (poisoning and drift). */
+  quarantined: () => ReadonlyMap<string, string>;
+}
+
+export class Policies {
+  private catalogPolicy: VisibilityPolicy | null = null;
+  private readonly byProject = new Map<string, VisibilityPolicy>();
+  private tools: PolicyTool[] | null = null;
+  private categories: ReturnType<Store['tools']['listCategories']> | null = null;
+  private held: ReadonlyMap<string, string> | null = null;
+  private heldSignature: string | undefined;
+  /** True from a signature read until the end of the event-loop turn (see noticeExternalChange). */
+  private signatureRead = false;
+  /** The store's own quarantine write count at that read: a write since (an approval) re-reads. */
+  private signatureWrites = -1;
+
+  constructor(
+    private readonly src: PolicySource,
+    private rules: CompiledRules | undefined,
+    private projects: ReadonlyMap<string, GatewayProject>,
+  ) {}
+
+  /** New rules or projects (a config reload). */
+  configure(rules: CompiledRules | undefined, projects: ReadonlyMap<string, GatewayProject>): void {
+    this.rules = rules;
+    this.projects = projects;
+    this.invalidate();
+  }
+
+  invalidate(): void {
+    this.catalogPolicy = null;
+    this.byProject.clear();
+    this.tools = null;
+    this.categories = null;
+    this.held = null;
+    this.heldSignature = undefined;
+    this.signatureRead = false;
+  }
+
+  /** The caller's project (or `denied` when it is not configured). */
+  project(ctx: CallerContext): GatewayProject {
+    return lookupProject(this.projects, ctx.projectId);
+  }
+
+  projectIds(): string[] {
+    return [...this.projects.keys()];
+  }
+
+  /** The configured servers the caller's project sees. */
+  servers(ctx: CallerContext): Map<string, GatewayServer> {
+    const p = this.project(ctx);
+    return new Map([...this.src.servers()].filter(([id]) => projectSees(p, id)));
+  }
+
+  /** Enabled servers of the caller's project whose last discovery succeeded (resources, prompts). */
+  liveServers(ctx: CallerContext): GatewayServer[] {
+    return [...this.servers(ctx).values()].filter(
+      (s) => s.enabled && this.src.store.servers.get(s.id)?.status === 'success',
+    );
+  }
+
+  /**
+   * The servers an operator method (servers with targets, discovery, verdicts) covers: every
+   * configured one for the local operator (scope `*`, never granted to a token), else the
+   * caller's project's: an admin token administers its project only.
+   */
+  operated(ctx: CallerContext): ReadonlyMap<string, GatewayServer> {
+    return ctx.scopes.includes('*') ? this.src.servers() : this.servers(ctx);
+  }
+
+  /** A server operator methods may touch, or the unknown-server error (also for another project's). */
+  operatedServer(ctx: CallerContext, id: string): GatewayServer {
+    return lookupServer(this.operated(ctx), id);
+  }
+
+  /** A server of the caller's project that is enabled, or the error (unknown for another project's). */
+  enabledServer(ctx: CallerContext, id: string): GatewayServer {
+    const s = lookupServer(this.servers(ctx), id);
+    if (!s.enabled) throw disabled(id);
+    return s;
+  }
+
+  /** Every tool of the caller's project with its verdict and why, hidden ones too (the operator's view). */
+  verdicts(ctx: CallerContext): { key: string; verdict: ToolVerdict; why: string }[] {
+    // Rule indexes count the global rules, then the project's (as they are evaluated).
+    const rules = concatRules(this.rules, this.project(ctx).rules);
+    const own = this.operated(ctx);
+    return this.forCaller(ctx)
+      .all()
+      .filter(([key]) => own.has(key.slice(0, key.indexOf('/')))) // server ids hold no '/'
+      .map(([key, verdict]) => ({ key, verdict, why: explainVerdict(rules, verdict) }));
+  }
+
+  /** What the caller may see: its project's servers, the global rules then the project's. */
+  forCaller(ctx: CallerContext): VisibilityPolicy {
+    this.noticeExternalChange();
+    const p = this.project(ctx);
+    let policy = this.byProject.get(p.id);
+    if (!policy) {
+      policy = this.compute(
+        [...this.src.servers().values()].filter((s) => projectSees(p, s.id)),
+        concatRules(this.rules, p.rules),
+      );
+      this.byProject.set(p.id, policy);
+    }
+    return policy;
+  }
+
+  /**
+   * Every configured server with the global rules only: the search index holds the tools of its
+   * enabled servers that are not quarantined (each search then keeps the caller's), filed by it.
+   */
+  catalog(): VisibilityPolicy {
+    this.noticeExternalChange();
+    this.catalogPolicy ??= this.compute([...this.src.servers().values()], this.rules);
+    return this.catalogPolicy;
+  }
+
+  /**
+   * A quarantine changed by another process (an approval) reaches this gateway at its next request.
+   * The signature is read once per event-loop turn: a modern-era HTTP request asks for the policy
+   * two or three times (its server's catalog digest, then the call) within one turn, and requests
+   * arriving together share a turn; each read is a read transaction (~13 µs in a loaded server,
+   * docs/benchmarks.md). Changes made through this gateway invalidate directly; a quarantine
+   * write through the same store (an approval in this process) makes the next call read again.
+   */
+  private noticeExternalChange(): void {
+    const writes = this.src.store.trust.writes;
+    if (this.signatureRead && writes === this.signatureWrites) return;
+    this.signatureWrites = writes;
+    this.signatureRead = true;
+    setImmediate(() => {
+      this.signatureRead = false;
+    });
+    const now = this.src.store.trust.signature();
+    if (this.heldSignature !== undefined && now !== this.heldSignature) {
+      this.heldSignature = now;
+      this.src.externalChange();
+    }
+    this.heldSignature = now;
+  }
+
+  private compute(servers: GatewayServer[], rules: CompiledRules | undefined): VisibilityPolicy {
+    this.tools ??= this.src.store.tools.listKeys().map(policyTool);
+    this.categories ??= this.src.store.tools.listCategories();
+    this.held ??= this.src.quarantined();
+    return VisibilityPolicy.compute({
+      servers,
+      tools: this.tools,
+      ...(rules ? { rules } : {}),
+      categories: this.categories,
+      quarantined: this.held,
+    });
+  }
+}
