@@ -175,7 +175,7 @@ async function main(): Promise<void> {
       '',
       activity ? activityTables(activity) : skipped,
       '',
-      '## Audit write (the audit log per call, against one usage record)',
+      '## Audit write (the audit log per call)',
       '',
       audit ? auditTables(audit) : skipped,
       '',
