@@ -3,7 +3,7 @@
 // (tools with at least one finding), the count per rule, how `oversized` would fare at other
 // floors, and the scan's cost per tool. `--list` prints every finding, to judge false positives.
 // The catalogs are ordinary published tools, so every flag is a false positive unless the
-// listing shows otherwise; docs/security-trust.md records the numbers.
+// listing shows otherwise; docs/security.md records the numbers.
 import {
   medianDescriptionLength,
   OVERSIZE,

@@ -1,13 +1,15 @@
-// What the audit log costs per call (issue 15, "Done when": < 0.1 ms p50), against the single
-// usage record, in the same run: `npx tsx bench/load/audit-write.ts [--quick]` (also run by bench:load).
+// What the audit log costs per call (issue 15, "Done when": < 0.1 ms p50), in one run:
+// `npx tsx bench/load/audit-write.ts [--quick]` (also run by bench:load).
 // A real WAL store file holding 100,000 calls (activity-write.ts's fill), then alternating blocks:
-// - store level: one record() (the usage row before the audit) against begin() + finish() (the audit's two writes);
-// - per call: recordCall against AuditLog.call (arguments: digest, and redacted) around a call that
-//   resolves at once, each with the bare call in the same blocks, so added = wrapped - bare.
+// - store level: one record() (one INSERT, as a search or browse event writes) against begin() +
+//   finish() (a call's two writes);
+// - per call: AuditLog.call (arguments: digest, and redacted) around a call that resolves at once,
+//   with the bare call in the same blocks, so added = wrapped - bare.
+// The usage record the audit replaced (recordCall) was measured here too until 7a2f58a
+// (docs/benchmarks.md, "How we got here").
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AuditLog, LOCAL_CALLER, argsDigest } from '../../src/gateway/index.js';
-import { recordCall, usageRecorder } from './usage-record.js';
 import { QUIET } from '../core/logger.js';
 import { hasFlag, tempDir } from '../core/paths.js';
 import { machine, machineLine, progress, table, writeJson } from '../core/report.js';
@@ -31,7 +33,7 @@ export interface AuditWriteResult {
   /** Per call, from process.cpuUsage around each block (each write its own commit here). */
   storeCpu: { record: CpuPerCall; beginFinish: CpuPerCall };
   /** Per call, ms; `bare` is the call alone. */
-  calls: { bare: Summary; recordCall: Summary; auditDigest: Summary; auditRedacted: Summary };
+  calls: { bare: Summary; auditDigest: Summary; auditRedacted: Summary };
 }
 
 /** Runs `arms` in turn, `perBlock` calls each, for `blocks` blocks (a warm-up block first). */
@@ -97,15 +99,13 @@ export async function auditWrite(opts: { quick: boolean }): Promise<AuditWriteRe
       blocks,
       500,
     );
-    progress('audit: recordCall against AuditLog.call around a call that resolves at once');
-    const rec = usageRecorder(store, QUIET);
+    progress('audit: AuditLog.call around a call that resolves at once');
     const digestLog = new AuditLog(store, QUIET, { arguments: 'digest' });
     const redactedLog = new AuditLog(store, QUIET, { arguments: 'redacted' });
     const run = () => Promise.resolve(RESULT);
     const { times: c } = await alternate(
       {
         bare: run,
-        recordCall: () => recordCall(rec, TARGET, run),
         auditDigest: () => digestLog.call(LOCAL_CALLER, { ...TARGET, args: ARGS }, run),
         auditRedacted: () => redactedLog.call(LOCAL_CALLER, { ...TARGET, args: ARGS }, run),
       },
@@ -117,7 +117,6 @@ export async function auditWrite(opts: { quick: boolean }): Promise<AuditWriteRe
       storeCpu: { record: sCpu.record!, beginFinish: sCpu.beginFinish! },
       calls: {
         bare: c.bare!,
-        recordCall: c.recordCall!,
         auditDigest: c.auditDigest!,
         auditRedacted: c.auditRedacted!,
       },
@@ -141,7 +140,7 @@ export function auditTables(r: AuditWriteResult): string {
   const head = (what: string) => [what, 'calls', 'p50 µs', 'p95 µs', 'p99 µs', 'mean µs', 'added p50 µs'];
   return [
     table(head('store writes per call, WAL store of 100k calls'), [
-      row('record() (usage before the audit: one INSERT)', r.store.record),
+      row('record() (one INSERT)', r.store.record),
       row('begin() + finish() (audit: INSERT before, UPDATE after)', r.store.beginFinish),
     ]),
     '',
@@ -159,7 +158,6 @@ export function auditTables(r: AuditWriteResult): string {
     '',
     table(head('per call, around a call that resolves at once'), [
       row('bare call', r.calls.bare),
-      row('recordCall (usage before the audit)', r.calls.recordCall, r.calls.bare),
       row('AuditLog.call, arguments: digest', r.calls.auditDigest, r.calls.bare),
       row('AuditLog.call, arguments: redacted', r.calls.auditRedacted, r.calls.bare),
     ]),
