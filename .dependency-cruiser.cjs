@@ -18,6 +18,14 @@ module.exports = {
       from: { path: '^src/' },
       to: { circular: true },
     },
+    {
+      name: 'no-room-to-parent',
+      severity: 'error',
+      comment:
+        'a room imports no file of the folder it sits in (that folder imports the room): move what it needs into a room below',
+      from: { path: '^src/(.+)/[^/]+/[^/]+$' },
+      to: { path: '^src/$1/[^/]+$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,6 +1,6 @@
 import { cac, type CAC } from 'cac';
 import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
-import { printActionHelp, type ActionHelps } from './action-help.js';
+import { printActionHelp, type ActionHelps } from './shared/action-help.js';
 import { AUDIT_ACTIONS, registerAudit } from './commands/audit.js';
 import { registerCall } from './commands/call.js';
 import { CONFIG_ACTIONS, registerConfig } from './commands/config.js';

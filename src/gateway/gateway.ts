@@ -31,7 +31,7 @@ import { GatewaySearch } from './find/gateway-search.js';
 import { ToolRows } from './calls/tool-rows.js';
 export type { SearchRequest } from './find/search-plan.js';
 import { applyReload, type ReloadPolicy, type ReloadReport } from './calls/reload.js';
-import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './shared/lifecycle.js';
+import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './calls/lifecycle.js';
 import { lookupServer, lookupTool, serverDescriptions, serverSummary } from './calls/lookups.js';
 import { syncServers, type SyncRequest } from './calls/sync-servers.js';
 import { policyTool, type CompiledRules, type ToolVerdict, type VisibilityPolicy } from '../policy/index.js';

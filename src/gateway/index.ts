@@ -35,12 +35,8 @@ export { compileRules, type CompiledRules } from '../policy/index.js';
 export type { BrowseRequest, CategorySummary, MenuAnswer, ToolPage } from './shared/types.js';
 export { BROWSE_PAGE_SIZE, CATEGORY_EXAMPLES } from './menu/menu.js';
 export type { FiledToolDetail } from './menu/filed-detail.js';
-export {
-  LIFECYCLE_DEFAULTS,
-  SERVER_STATES,
-  type LifecycleOptions,
-  type ServerState,
-} from './shared/lifecycle.js';
+export { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './calls/lifecycle.js';
+export { SERVER_STATES, type ServerState } from './shared/types.js';
 export type {
   BrowseResult,
   CallOutcome,

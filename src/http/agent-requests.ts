@@ -1,5 +1,5 @@
 import type { ApprovalSite } from '../gateway/index.js';
-import type { HttpDeps } from './types.js';
+import type { HttpDeps } from './shared/types.js';
 
 /**
  * Where `/mcp`'s request_server proposals go under `registration.agentRequests`: the config file

@@ -16,7 +16,7 @@ import { agentRequestSite } from './agent-requests.js';
 import { mcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
 import { mcpLane, type Lane } from './mcp-lane.js';
 import { metricsRoutes } from './metrics.js';
-import type { HttpDeps, HttpEnv } from './types.js';
+import type { HttpDeps, HttpEnv } from './shared/types.js';
 import { webRoutes } from './web.js';
 
 export interface HttpAppOptions {

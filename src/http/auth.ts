@@ -7,7 +7,7 @@ import { CarteError } from '../errors.js';
 import { resolveBearer, type CallerContext, type Gateway, type Store } from '../gateway/index.js';
 import { bearerChallenge, errorResponse } from './errors.js';
 import type { LoginCodes } from './login.js';
-import type { HeaderSource, HttpEnv } from './types.js';
+import type { HeaderSource, HttpEnv } from './shared/types.js';
 
 export const ANONYMOUS_SCOPES: readonly string[] = Object.freeze(['search']);
 

@@ -4,7 +4,7 @@
 // non-browser client) passes, and one whose Origin is not the page Carte itself served is refused.
 import type { MiddlewareHandler } from 'hono';
 import { errorResponse } from './errors.js';
-import type { HeaderSource } from './types.js';
+import type { HeaderSource } from './shared/types.js';
 
 export interface GuardOptions {
   /** The address the server is bound to (default 127.0.0.1). */

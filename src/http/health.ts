@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 import { LOCAL_CALLER, TOKEN_SCOPES, type Gateway } from '../gateway/index.js';
 import type { ReportBug } from './errors.js';
-import type { HttpEnv } from './types.js';
+import type { HttpEnv } from './shared/types.js';
 
 /** Routes mounted at the root, before authentication. */
 export function healthRoutes(gateway: Gateway, report?: ReportBug): Hono<HttpEnv> {

@@ -6,4 +6,4 @@ export { ANONYMOUS_SCOPES } from './auth.js';
 export { SESSION_DEFAULTS } from './legacy-sessions.js';
 export { isLoopback } from './guard.js';
 export { errorResponse, httpError, type ErrorBody } from './errors.js';
-export type { HttpDeps, HttpEnv } from './types.js';
+export type { HttpDeps, HttpEnv } from './shared/types.js';

@@ -10,7 +10,7 @@ import {
 import type { CallerContext } from '../gateway/index.js';
 import { cannotConfirm, PlainCallsInFlight, type ToolResult as Result } from '../mcp/index.js';
 import { plainLegacyAnswer, plainLegacyCall, type PlainReply } from './plain-call.js';
-import type { HeaderSource, McpRequest } from './types.js';
+import type { HeaderSource, McpRequest } from './shared/types.js';
 
 export const SESSION_DEFAULTS = {
   /** Legacy sessions open at once; a new `initialize` past it gets 503. */

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { CarteError } from '../errors.js';
 import { TOKEN_PREFIX, type CallerContext } from '../gateway/index.js';
 import { httpError } from './errors.js';
-import type { HttpEnv } from './types.js';
+import type { HttpEnv } from './shared/types.js';
 
 export const LOGIN_DEFAULTS = {
   /** How long a token from a login code works: 12 h, a working day with margin. */

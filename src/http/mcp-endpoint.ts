@@ -23,7 +23,7 @@ import {
   type PlainReply,
 } from './plain-call.js';
 import { LegacySessions, rpcError, SESSION_DEFAULTS, type SessionOptions } from './legacy-sessions.js';
-import type { HttpEnv, McpRequest } from './types.js';
+import type { HttpEnv, McpRequest } from './shared/types.js';
 
 export interface McpEndpointOptions extends Partial<SessionOptions> {
   exposure?: ExposureOptions;

@@ -13,7 +13,7 @@ import type { Authenticate } from './auth.js';
 import { errorFor, errorResponse, type ReportBug } from './errors.js';
 import { parseMcpBody, type McpEndpoint } from './mcp-endpoint.js';
 import { connectionSignal, type PlainReply } from './plain-call.js';
-import type { HeaderSource } from './types.js';
+import type { HeaderSource } from './shared/types.js';
 
 export interface LaneOptions {
   mcp: McpEndpoint;

@@ -13,7 +13,7 @@ import {
   type Store,
 } from '../gateway/index.js';
 import { callerOf } from './api/context.js';
-import type { HttpDeps, HttpEnv } from './types.js';
+import type { HttpDeps, HttpEnv } from './shared/types.js';
 
 /** Latency buckets in seconds: 1 ms (an in-memory search) to 30 s (a slow upstream call). */
 export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

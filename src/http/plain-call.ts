@@ -25,7 +25,7 @@ import {
   SERVER_INFO,
   type ToolResult as Result,
 } from '../mcp/index.js';
-import type { HeaderSource, HttpEnv } from './types.js';
+import type { HeaderSource, HttpEnv } from './shared/types.js';
 
 /** A complete JSON answer, written as it is by the node lane or made a Response for Hono. */
 export interface PlainReply {

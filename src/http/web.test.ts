@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CSP, webRoutes } from './web.js';
-import type { HttpDeps } from './types.js';
+import type { HttpDeps } from './shared/types.js';
 
 const root = mkdtempSync(join(tmpdir(), 'carte-web-'));
 const web = join(root, 'web');

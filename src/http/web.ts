@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
-import type { HttpDeps, HttpEnv } from './types.js';
+import type { HttpDeps, HttpEnv } from './shared/types.js';
 
 /** dist/web from both dist/http/web.js and src/http/web.ts (tests run the sources). */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));

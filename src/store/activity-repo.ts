@@ -19,14 +19,14 @@ export interface ActivityEvent {
   server?: string;
   outcome: ActivityOutcome;
   durationMs: number;
-  /** Size of the result (see gateway/usage.ts for how it is measured); absent for failures. */
+  /** Size of the result (see gateway/trust/usage.ts for how it is measured); absent for failures. */
   resultBytes?: number;
   /** The audit columns (issue 15): who asked and what with. */
   requestId?: string;
   /** The token's public id, never the token. */
   tokenId?: string;
   project?: string;
-  /** A digest of the arguments (gateway/audit.ts). */
+  /** A digest of the arguments (gateway/trust/audit.ts). */
   argsDigest?: string;
   /** The arguments with secrets redacted, as JSON text; only under `audit.arguments: redacted`. */
   args?: string;

@@ -8,8 +8,8 @@ import {
   type ApprovalSite,
 } from '../../gateway/index.js';
 import { CarteError } from '../../errors.js';
-import { openApp, type App, type GlobalFlags } from '../app.js';
-import { count, formatTable, out, outJson } from '../output.js';
+import { openApp, type App, type GlobalFlags } from '../shared/app.js';
+import { count, formatTable, out, outJson } from '../shared/output.js';
 import { localDecider, writablePath } from './register.js';
 
 /** `carte approvals [--json]`: what waits for a person: pending proposals and quarantined tools. */

@@ -1,10 +1,10 @@
 import type { CAC } from 'cac';
 import type { AuditQuery, AuditRow } from '../../gateway/index.js';
 import { CarteError } from '../../errors.js';
-import type { ActionHelps } from '../action-help.js';
-import { openApp, type GlobalFlags } from '../app.js';
-import { parseDurationFlag } from '../flags.js';
-import { formatMs, formatTable, out, outJson, outLines } from '../output.js';
+import type { ActionHelps } from '../shared/action-help.js';
+import { openApp, type GlobalFlags } from '../shared/app.js';
+import { parseDurationFlag } from '../shared/flags.js';
+import { formatMs, formatTable, out, outJson, outLines } from '../shared/output.js';
 
 /** Rows `carte audit` shows without `--limit` (export has no limit). */
 export const AUDIT_LIST_LIMIT = 100;

@@ -1,8 +1,8 @@
 import type { CAC } from 'cac';
 import { LOCAL_CALLER } from '../../gateway/index.js';
-import { openApp, type GlobalFlags } from '../app.js';
-import { parseJsonFlag } from '../flags.js';
-import { note, out, outJson } from '../output.js';
+import { openApp, type GlobalFlags } from '../shared/app.js';
+import { parseJsonFlag } from '../shared/flags.js';
+import { note, out, outJson } from '../shared/output.js';
 
 /** `carte call <key> --args JSON`: call one upstream tool (starts its server if needed). */
 export function registerCall(cli: CAC): void {

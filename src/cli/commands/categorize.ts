@@ -2,7 +2,7 @@ import type { CAC } from 'cac';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { CarteError } from '../../errors.js';
 import { categorizeCatalog } from '../../gateway/index.js';
-import { count, note } from '../output.js';
+import { count, note } from '../shared/output.js';
 
 interface Flags {
   catalog?: string | string[];

@@ -2,9 +2,9 @@ import type { CAC } from 'cac';
 import { homedir } from 'node:os';
 import { loadConfigFile, resolveConfigPath, resolveDataDir } from '../../config/index.js';
 import { CarteError } from '../../errors.js';
-import type { ActionHelps } from '../action-help.js';
-import type { GlobalFlags } from '../app.js';
-import { formatProblem, out } from '../output.js';
+import type { ActionHelps } from '../shared/action-help.js';
+import type { GlobalFlags } from '../shared/app.js';
+import { formatProblem, out } from '../shared/output.js';
 
 /** `carte config check` is the one action. */
 export const CONFIG_ACTIONS: ActionHelps = {

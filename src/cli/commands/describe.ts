@@ -1,7 +1,7 @@
 import type { CAC } from 'cac';
 import { LOCAL_CALLER, type ToolDetail } from '../../gateway/index.js';
-import { openApp, type GlobalFlags } from '../app.js';
-import { formatTable, out, outJson } from '../output.js';
+import { openApp, type GlobalFlags } from '../shared/app.js';
+import { formatTable, out, outJson } from '../shared/output.js';
 
 /** `carte describe <key>`: one tool's full definition from the stored catalog. */
 export function registerDescribe(cli: CAC): void {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchStatus } from '../../gateway/index.js';
 import { searchFinding } from './doctor-search.js';
 
-// The statuses are the ones src/gateway/hybrid-health.test.ts gets from a real gateway whose model
+// The statuses are the ones src/gateway/find/hybrid-health.test.ts gets from a real gateway whose model
 // fails and then heals; here, the line `carte doctor` prints for each.
 const hybrid = { strategy: 'hybrid', model: 'hashing-64+text-v1', cachedVectors: 3 } as const;
 const MODEL_FIX =

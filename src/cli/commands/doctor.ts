@@ -1,8 +1,8 @@
 import type { CAC } from 'cac';
 import { CarteError, toCarteError, type ErrorCode } from '../../errors.js';
 import { LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
-import { openApp, type App, type GlobalFlags } from '../app.js';
-import { count, formatTable, out } from '../output.js';
+import { openApp, type App, type GlobalFlags } from '../shared/app.js';
+import { count, formatTable, out } from '../shared/output.js';
 import { searchFinding } from './doctor-search.js';
 
 interface Finding {

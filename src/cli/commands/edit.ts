@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { addServerToFile, removeServerFromFile, resolveConfigPath } from '../../config/index.js';
 import { CarteError } from '../../errors.js';
-import { openApp, type GlobalFlags } from '../app.js';
-import { parsePairs } from '../flags.js';
-import { count, note, out } from '../output.js';
+import { openApp, type GlobalFlags } from '../shared/app.js';
+import { parsePairs } from '../shared/flags.js';
+import { count, note, out } from '../shared/output.js';
 import { syncWithProgress } from './sync.js';
 
 interface AddFlags extends GlobalFlags {

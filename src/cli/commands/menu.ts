@@ -1,7 +1,7 @@
 import type { CAC } from 'cac';
 import { categoryLabel, LOCAL_CALLER, type BrowseResult, type Gateway } from '../../gateway/index.js';
-import { openApp, type GlobalFlags } from '../app.js';
-import { clip, count, formatTable, out, outJson } from '../output.js';
+import { openApp, type GlobalFlags } from '../shared/app.js';
+import { clip, count, formatTable, out, outJson } from '../shared/output.js';
 
 type MenuAnswer = Extract<BrowseResult, { kind: 'menu' }>;
 type ToolPage = Extract<BrowseResult, { kind: 'tools' }>;

@@ -2,8 +2,8 @@ import type { CAC } from 'cac';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { CarteError } from '../../errors.js';
 import { buildOfflineRanker } from '../../gateway/index.js';
-import { parseIntFlag } from '../flags.js';
-import { count, note, out } from '../output.js';
+import { parseIntFlag } from '../shared/flags.js';
+import { count, note, out } from '../shared/output.js';
 
 interface Flags {
   catalog?: string | string[];

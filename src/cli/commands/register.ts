@@ -13,8 +13,8 @@ import {
 } from '../../config/index.js';
 import { CarteError } from '../../errors.js';
 import { proposalClashes, unresolvedVariables } from '../../gateway/index.js';
-import { openApp, type App, type GlobalFlags } from '../app.js';
-import { count, formatProblem, note, out } from '../output.js';
+import { openApp, type App, type GlobalFlags } from '../shared/app.js';
+import { count, formatProblem, note, out } from '../shared/output.js';
 import { syncWithProgress } from './sync.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { CAC } from 'cac';
 import { CarteError } from '../../errors.js';
 import { LOCAL_CALLER } from '../../gateway/index.js';
-import { openApp, type GlobalFlags } from '../app.js';
-import { clip, formatTable, note, out, outJson } from '../output.js';
-import { parseIntFlag } from '../flags.js';
+import { openApp, type GlobalFlags } from '../shared/app.js';
+import { clip, formatTable, note, out, outJson } from '../shared/output.js';
+import { parseIntFlag } from '../shared/flags.js';
 
 interface Flags extends GlobalFlags {
   limit?: string;

@@ -3,9 +3,9 @@
 // then serve until SIGINT/SIGTERM: close the server, then the gateway.
 import { CarteError } from '../../errors.js';
 import { LOCAL_CALLER, listTokens } from '../../gateway/index.js';
-import type { App, GlobalFlags } from '../app.js';
-import { count, note } from '../output.js';
-import { serveUntilStopped } from '../serve-until-stopped.js';
+import type { App, GlobalFlags } from '../shared/app.js';
+import { count, note } from '../shared/output.js';
+import { serveUntilStopped } from '../shared/serve-until-stopped.js';
 
 export interface ServeFlags extends GlobalFlags {
   sync?: boolean;

@@ -10,10 +10,10 @@ import { CarteError } from '../../errors.js';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir } from '../../config/index.js';
-import { clientSnippet } from '../snippet.js';
-import { openApp, type App } from '../app.js';
-import { count, note } from '../output.js';
-import { serveUntilStopped } from '../serve-until-stopped.js';
+import { clientSnippet } from '../shared/snippet.js';
+import { openApp, type App } from '../shared/app.js';
+import { count, note } from '../shared/output.js';
+import { serveUntilStopped } from '../shared/serve-until-stopped.js';
 import { serveHttp, type ServeFlags } from './serve-http.js';
 import { syncWithProgress } from './sync.js';
 

@@ -1,7 +1,7 @@
 import type { CAC } from 'cac';
 import { LOCAL_CALLER } from '../../gateway/index.js';
-import { openApp, type GlobalFlags } from '../app.js';
-import { clip, formatTable, out, outJson } from '../output.js';
+import { openApp, type GlobalFlags } from '../shared/app.js';
+import { clip, formatTable, out, outJson } from '../shared/output.js';
 
 /** `carte servers`: configured servers with their discovery status (never starts one). */
 export function registerServers(cli: CAC): void {

@@ -1,8 +1,8 @@
 import type { CAC } from 'cac';
 import type { Store, ToolUsage } from '../../gateway/index.js';
-import { openApp, type GlobalFlags } from '../app.js';
-import { parseDurationFlag } from '../flags.js';
-import { count, formatMs, formatPercent, formatTable, out, outJson } from '../output.js';
+import { openApp, type GlobalFlags } from '../shared/app.js';
+import { parseDurationFlag } from '../shared/flags.js';
+import { count, formatMs, formatPercent, formatTable, out, outJson } from '../shared/output.js';
 
 /** Tools listed under "top tools". */
 const TOP_TOOLS = 5;

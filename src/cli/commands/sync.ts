@@ -1,8 +1,8 @@
 import type { CAC } from 'cac';
 import { CarteError } from '../../errors.js';
 import { LOCAL_CALLER, type Gateway, type SyncReport } from '../../gateway/index.js';
-import { openApp, type GlobalFlags } from '../app.js';
-import { count, formatTable, note, out, outJson } from '../output.js';
+import { openApp, type GlobalFlags } from '../shared/app.js';
+import { count, formatTable, note, out, outJson } from '../shared/output.js';
 
 /** `carte sync [--server ID]`: discover servers now, with a progress line per server. */
 export function registerSync(cli: CAC): void {

@@ -9,10 +9,10 @@ import {
   TOKEN_SCOPES,
   type TokenInfo,
 } from '../../gateway/index.js';
-import type { ActionHelps } from '../action-help.js';
-import { openApp, type App, type GlobalFlags } from '../app.js';
-import { parseDurationFlag } from '../flags.js';
-import { formatTable, note, out, outJson } from '../output.js';
+import type { ActionHelps } from '../shared/action-help.js';
+import { openApp, type App, type GlobalFlags } from '../shared/app.js';
+import { parseDurationFlag } from '../shared/flags.js';
+import { formatTable, note, out, outJson } from '../shared/output.js';
 
 interface TokenFlags extends GlobalFlags {
   project?: string;

@@ -1,8 +1,17 @@
 import type { CAC } from 'cac';
 import { CATEGORY_IDS, LOCAL_CALLER, type ToolUsage } from '../../gateway/index.js';
 import { CarteError, quote } from '../../errors.js';
-import { openApp, type App, type GlobalFlags } from '../app.js';
-import { clip, count, formatAgo, formatMs, formatPercent, formatTable, out, outJson } from '../output.js';
+import { openApp, type App, type GlobalFlags } from '../shared/app.js';
+import {
+  clip,
+  count,
+  formatAgo,
+  formatMs,
+  formatPercent,
+  formatTable,
+  out,
+  outJson,
+} from '../shared/output.js';
 
 interface ToolsFlags extends GlobalFlags {
   server?: string;

@@ -8,13 +8,8 @@ import {
 import { CarteError, toCarteError } from '../../errors.js';
 import type { ServerRow, Store } from '../../store/index.js';
 import { UpstreamPool, type KnownEra, type Logger, type UpstreamConnection } from '../../upstream/index.js';
-import {
-  LIFECYCLE_DEFAULTS,
-  ServerLife,
-  type LifecycleOptions,
-  type ServerState,
-} from '../shared/lifecycle.js';
-import type { GatewayServer } from '../shared/types.js';
+import { LIFECYCLE_DEFAULTS, ServerLife, type LifecycleOptions } from './lifecycle.js';
+import type { GatewayServer, ServerState } from '../shared/types.js';
 
 /** Limits the upstream layer enforces (from the config's `limits`). */
 export interface UpstreamLimits extends RecordLimits {

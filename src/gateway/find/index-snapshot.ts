@@ -1,5 +1,5 @@
 // The catalog view's lexical index, read from a stored snapshot of its analysis when one matches
-// the catalog, else built and stored for the next cold start (search/snapshot.ts).
+// the catalog, else built and stored for the next cold start (search/lexical/snapshot.ts).
 import {
   buildSearchIndex,
   decodeLexicalState,

@@ -1,8 +1,19 @@
 import type { UpstreamTarget } from '../../upstream/index.js';
 import type { DiscoveryStatus } from '../../store/index.js';
-import type { ServerState } from './lifecycle.js';
 import type { SearchMeta } from './search-options.js';
 import type { CategoryId } from '../../catalog/index.js';
+
+/** The states a server goes through, as `carte servers` and the API show them. */
+export const SERVER_STATES = [
+  'configured',
+  'cached',
+  'starting',
+  'ready',
+  'degraded',
+  'failed',
+  'stopped',
+] as const;
+export type ServerState = (typeof SERVER_STATES)[number];
 
 /** A configured server as the gateway sees it (built from the config by `serversFromConfig`). */
 export interface GatewayServer {

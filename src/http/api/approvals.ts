@@ -12,7 +12,7 @@ import {
   type ApprovalSite,
   type CallerContext,
 } from '../../gateway/index.js';
-import type { HttpDeps, HttpEnv } from '../types.js';
+import type { HttpDeps, HttpEnv } from '../shared/types.js';
 import { callerOf } from './context.js';
 import { menu } from './menu.js';
 import { AUTH_ERRORS, errors, json, ToolParams } from './schemas.js';

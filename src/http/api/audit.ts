@@ -3,7 +3,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { CarteError, quote } from '../../errors.js';
 import { requireScope } from '../../gateway/index.js';
-import type { HttpDeps, HttpEnv } from '../types.js';
+import type { HttpDeps, HttpEnv } from '../shared/types.js';
 import { callerOf } from './context.js';
 import { AUTH_ERRORS, errors, json } from './schemas.js';
 

@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { CarteError } from '../../errors.js';
 import type { CallerContext } from '../../gateway/index.js';
-import type { HttpEnv } from '../types.js';
+import type { HttpEnv } from '../shared/types.js';
 
 /** The request's caller; its absence is a wiring bug (a route mounted outside the auth middleware). */
 export function callerOf(c: Context<HttpEnv>): CallerContext {

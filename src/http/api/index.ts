@@ -2,7 +2,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import { CarteError } from '../../errors.js';
-import type { HttpDeps, HttpEnv } from '../types.js';
+import type { HttpDeps, HttpEnv } from '../shared/types.js';
 import { registerApprovals } from './approvals.js';
 import { registerAudit } from './audit.js';
 import { registerMenu } from './menu.js';

@@ -1,7 +1,7 @@
 // GET /openapi.json (public): the OpenAPI 3.1 document, generated from the routes' zod schemas,
 // so the document cannot drift from what the routes accept (docs/http.md lists the same routes).
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
-import type { HttpEnv } from '../types.js';
+import type { HttpEnv } from '../shared/types.js';
 
 /** Paths the document describes though another file serves them (src/http/login.ts). */
 const LOGIN_PATH: RouteConfig = {

@@ -1,6 +1,6 @@
 // GET /me (who the token is) and GET /search (ranked tools, with how the search was answered).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { HttpDeps, HttpEnv } from '../types.js';
+import type { HttpDeps, HttpEnv } from '../shared/types.js';
 import { callerOf } from './context.js';
 import { AUTH_ERRORS, errors, json } from './schemas.js';
 

@@ -5,7 +5,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { CarteError, quote } from '../../errors.js';
 import { requireScope, scopeAllows, type CallerContext, type ServerSummary } from '../../gateway/index.js';
-import type { HttpDeps, HttpEnv } from '../types.js';
+import type { HttpDeps, HttpEnv } from '../shared/types.js';
 import { callerOf } from './context.js';
 import { menu } from './menu.js';
 import { AUTH_ERRORS, errors, json } from './schemas.js';

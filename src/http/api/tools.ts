@@ -2,7 +2,7 @@
 // POST /tools/{server}/{tool}/call (needs the call scope). A tool another project owns answers
 // exactly like an unknown one: the gateway decides both.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { HttpDeps, HttpEnv } from '../types.js';
+import type { HttpDeps, HttpEnv } from '../shared/types.js';
 import { callerOf } from './context.js';
 import { AUTH_ERRORS, errors, json, ToolParams } from './schemas.js';
 

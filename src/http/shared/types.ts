@@ -1,4 +1,4 @@
-import type { CallerContext, Gateway, Store } from '../gateway/index.js';
+import type { CallerContext, Gateway, Store } from '../../gateway/index.js';
 
 /** What the HTTP face needs from the process: the one gateway facade, the store, and where the config lives. */
 export interface HttpDeps {

@@ -1,17 +1,5 @@
 import { CarteError } from '../../errors.js';
 
-/** The states a server goes through, as `carte servers` and the API show them. */
-export const SERVER_STATES = [
-  'configured',
-  'cached',
-  'starting',
-  'ready',
-  'degraded',
-  'failed',
-  'stopped',
-] as const;
-export type ServerState = (typeof SERVER_STATES)[number];
-
 /** Restart and circuit-breaker constants (docs/operations.md explains them). */
 export interface LifecycleOptions {
   /** First restart delay after a crash or failed start; doubles per consecutive failure. */

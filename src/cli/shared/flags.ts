@@ -1,4 +1,4 @@
-import { CarteError } from '../errors.js';
+import { CarteError } from '../../errors.js';
 
 /** Parses an integer flag, naming the flag and the bad value on error. */
 export function parseIntFlag(

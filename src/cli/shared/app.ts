@@ -8,8 +8,8 @@ import {
   resolveDataDir,
   type CarteConfig,
   type LoadResult,
-} from '../config/index.js';
-import { CarteError } from '../errors.js';
+} from '../../config/index.js';
+import { CarteError } from '../../errors.js';
 import {
   compileRules,
   Gateway,
@@ -23,7 +23,7 @@ import {
   type GatewaySearchOptions,
   type Logger,
   type Store,
-} from '../gateway/index.js';
+} from '../../gateway/index.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js';
 import { formatProblem, note } from './output.js';
 

@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { compileRules, LOCAL_CALLER, projectsFromConfig, serversFromConfig } from '../gateway/index.js';
+import { compileRules, LOCAL_CALLER, projectsFromConfig, serversFromConfig } from '../../gateway/index.js';
 import { loadConfig, type App, type GlobalFlags } from './app.js';
 
 /** Quiet time after the last file event before reloading (editors write in several steps). */

@@ -1,4 +1,4 @@
-import type { Logger } from '../gateway/index.js';
+import type { Logger } from '../../gateway/index.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

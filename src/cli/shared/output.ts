@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-export { count } from '../gateway/index.js';
+export { count } from '../../gateway/index.js';
 /** Prints rows as aligned columns (the last column is not padded). */
 export function formatTable(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
