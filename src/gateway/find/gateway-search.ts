@@ -29,8 +29,8 @@ export class GatewaySearch {
   searchTools(ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
     const { audit, toolSearch } = this.parts;
     return audited(audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, () => {
-      const { text, options, index } = this.plan(ctx, query, req);
-      return this.results(ctx, toolSearch.lexical(text, options, index));
+      const { text, options, call } = this.plan(ctx, query, req);
+      return this.results(ctx, toolSearch.lexical(text, options, call));
     });
   }
 
@@ -42,8 +42,8 @@ export class GatewaySearch {
   ): Promise<SearchOutcome> {
     const { audit, toolSearch } = this.parts;
     return audited(audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, async () => {
-      const { text, options, index } = this.plan(ctx, query, req);
-      const { hits, meta } = await toolSearch.search(text, options, { ...req, index });
+      const { text, options, call } = this.plan(ctx, query, req);
+      const { hits, meta } = await toolSearch.search(text, options, { ...req, ...call });
       const results = this.results(ctx, hits);
       if (req.maxTokens === undefined) return { results, meta };
       return { ...(await fitResults(results, req.maxTokens)), meta };
@@ -56,8 +56,11 @@ export class GatewaySearch {
     const plan = planSearch(query, req);
     if (plan.options.server !== undefined) lookupServer(policies.servers(ctx), plan.options.server);
     const policy = policies.forCaller(ctx);
-    plan.options.allowKey = (key) => policy.isListed(key);
-    return { ...plan, index: view.searchIndexFor(policy) };
+    // The caller's index holds only what its policy lists, so lexical searches need no filter by key
+    // (checking each candidate of each query cost more than the ranking: issue 28). `listed` is for
+    // the hybrid index, which holds the whole catalog.
+    const call = { index: view.searchIndexFor(policy), listed: (key: string) => policy.isListed(key) };
+    return { ...plan, call };
   }
 
   /** The hits with the project's usage prior applied, as results. */

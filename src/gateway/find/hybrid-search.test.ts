@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { applyDiscovery, type ListedTool } from '../../catalog/index.js';
 import { createHashingEmbedder, type Embedder } from '../../search/index.js';
 import { openStore, type Store } from '../../store/index.js';
-import { Gateway, LOCAL_CALLER as ME, type GatewayServer, type Logger } from '../index.js';
+import {
+  Gateway,
+  LOCAL_CALLER as ME,
+  localCaller,
+  type GatewayProject,
+  type GatewayServer,
+  type Logger,
+} from '../index.js';
 
 // A real gateway over a real SQLite file; the embedder is the deterministic hashing one (a real
 // implementation of the seam), wrapped to record what it was asked to embed. No upstream starts:
@@ -90,7 +97,11 @@ function tempPath(): string {
 }
 
 /** Opens a gateway in hybrid mode over the store at `path`, writing `catalog` as a sync would. */
-function openHybrid(path: string, embedder: Embedder, catalog = CATALOG) {
+function openHybrid(
+  path: string,
+  embedder: Embedder,
+  { catalog = CATALOG, projects }: { catalog?: typeof CATALOG; projects?: GatewayProject[] } = {},
+) {
   const store = openStore(path);
   const logger = memoryLogger();
   const progress: string[] = [];
@@ -98,6 +109,7 @@ function openHybrid(path: string, embedder: Embedder, catalog = CATALOG) {
     servers: Object.keys(catalog).map(server),
     store,
     logger,
+    ...(projects ? { projects: new Map(projects.map((p) => [p.id, p])) } : {}),
     search: {
       strategy: 'hybrid',
       embedder,
@@ -151,7 +163,7 @@ describe('hybrid search in the gateway', () => {
 
     const changed = { ...CATALOG, mail: [{ ...CATALOG.mail![0]!, description: 'Send a letter by email.' }] };
     const again = recording();
-    const b = openHybrid(path, again, changed);
+    const b = openHybrid(path, again, { catalog: changed });
     const status = await b.gateway.prepareSearch(ME);
     expect(again.calls).toEqual([['send email: Send a letter by email.']]);
     expect(status.cachedVectors).toBe(EMBEDDABLE - 1); // mail/search is gone, send_email replaced
@@ -232,6 +244,29 @@ describe('hybrid search in the gateway', () => {
     ]) {
       const [top] = await a.gateway.searchToolsAsync(ME, query!);
       expect(top).toMatchObject({ key, relevance: 1 });
+    }
+  });
+
+  it("keeps to the caller's project: the index holds the whole catalog, each answer the caller's tools", async () => {
+    const project = (id: string, servers: GatewayProject['servers']) => ({
+      id,
+      servers,
+      deny: [],
+      confirm: [],
+    });
+    const projects = [project('default', 'all'), project('mail', ['mail'])];
+    const a = openHybrid(tempPath(), recording(), { projects });
+    await a.gateway.prepareSearch(ME);
+    const mail = localCaller('mail');
+    const queries = ['send a file by email', 'files/write_file', ['write a file', 'search the messages']];
+    for (const query of queries) {
+      const everyone = await a.gateway.searchToolsAsync(ME, query);
+      expect(everyone.map((r) => r.server)).toContain('files');
+      const { results, meta } = await a.gateway.searchToolsWithMeta(mail, query);
+      expect(meta.steps).toEqual([{ provider: 'hashing-64', fallback: false }]);
+      expect(results.map((r) => r.key)).toEqual(
+        everyone.map((r) => r.key).filter((k) => k.startsWith('mail/')),
+      );
     }
   });
 

@@ -49,6 +49,12 @@ export interface SearchCall {
   signal?: AbortSignal | undefined;
   /** The caller's lexical index (CatalogView.searchIndexFor); the catalog's when absent. */
   index?: LexicalIndex | undefined;
+  /**
+   * The caller's visibility by key, for the indexes that hold the whole catalog (the hybrid one,
+   * or the catalog's lexical one when `index` is absent). The caller's own `index` holds only
+   * these tools already, so its searches skip the check (a map lookup per candidate per query).
+   */
+  listed?: ((key: string) => boolean) | undefined;
 }
 
 /** The reranker of one search and how it reads tools. */
@@ -66,6 +72,11 @@ function singleQuery(text: string | string[]): string | undefined {
   return steps.length === 1 ? steps[0] : undefined;
 }
 
+/** `options` keeping only the tools `listed` accepts, when given. */
+function withListed(options: SearchOptions, listed: SearchCall['listed']): SearchOptions {
+  return listed ? { ...options, allowKey: listed } : options;
+}
+
 /** Search over the catalog view with the configured strategy. */
 export class ToolSearch {
   private readonly hybrid: HybridSearch | undefined;
@@ -81,9 +92,10 @@ export class ToolSearch {
     this.warn = throttledWarn(deps.logger);
   }
 
-  /** The lexical ranking, synchronous. */
-  lexical(text: string | string[], options: SearchOptions, index?: LexicalIndex): SearchHit[] {
-    return (index ?? this.deps.catalog.searchIndex()).search(text, options);
+  /** The lexical ranking, synchronous: over the caller's own index, else the catalog's filtered by `listed`. */
+  lexical(text: string | string[], options: SearchOptions, call: SearchCall = {}): SearchHit[] {
+    if (call.index) return call.index.search(text, options);
+    return this.deps.catalog.searchIndex().search(text, withListed(options, call.listed));
   }
 
   /** The configured ranking and how it was reached; never fails because of an embedder or a provider. */
@@ -96,13 +108,13 @@ export class ToolSearch {
     const plan = this.rerankPlan(call.sample);
     const query = plan && singleQuery(text);
     if (!plan || query === undefined) {
-      const hits = await this.localHits(text, options, steps, call.index);
+      const hits = await this.localHits(text, options, steps, call);
       return { hits, meta: this.meta(steps) };
     }
     // Rank deep enough for the reranker to see topN hits, then cut back to the limit asked for.
     const limit = clampLimit(options.limit);
     const { topN } = plan;
-    const local = await this.localHits(text, { ...options, limit: Math.max(limit, topN) }, steps, call.index);
+    const local = await this.localHits(text, { ...options, limit: Math.max(limit, topN) }, steps, call);
     const reranked = await rerankWithFallback(query, local, {
       reranker: plan.reranker,
       textOf: (key) => {
@@ -170,36 +182,37 @@ export class ToolSearch {
     text: string | string[],
     options: SearchOptions,
     steps: RemoteMeta[],
-    own?: LexicalIndex,
+    call: SearchCall,
   ): Promise<SearchHit[]> {
     const { hybrid } = this;
-    if (!hybrid) return this.lexical(text, options, own);
+    if (!hybrid) return this.lexical(text, options, call);
     const provider = hybrid.embedderId;
     const index = hybrid.current();
+    const shared = withListed(options, call.listed); // the hybrid index holds the whole catalog
     if (!index) {
       steps.push({ provider, fallback: true, reason: hybrid.whyLexical() });
-      return this.lexical(text, options, own);
+      return this.lexical(text, options, call);
     }
     if (this.options.strategy === 'remote') {
       // A remote failure is one query's: that query is lexical, the next one tries again. The
       // lexical ranking is computed only on fallback, not on every search.
-      const remote = (): Promise<SearchHit[] | undefined> => index.search(text, options);
+      const remote = (): Promise<SearchHit[] | undefined> => index.search(text, shared);
       const r = await withFallback(remote, undefined, {
         provider,
         timeoutMs: this.timeoutMs,
         onFallback: (reason) => this.warn(`search: ${reason}; answering lexically`),
       });
       steps.push(r.meta);
-      return r.value ?? this.lexical(text, options, own);
+      return r.value ?? this.lexical(text, options, call);
     }
     try {
-      const hits = await index.search(text, options);
+      const hits = await index.search(text, shared);
       steps.push({ provider, fallback: false });
       return hits;
     } catch (err) {
       hybrid.fail(err); // lexical until an attempt after the backoff works (hybrid-health.ts)
       steps.push({ provider, fallback: true, reason: hybrid.whyLexical() });
-      return this.lexical(text, options, own);
+      return this.lexical(text, options, call);
     }
   }
 }
