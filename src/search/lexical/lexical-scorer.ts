@@ -115,6 +115,22 @@ export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions):
 }
 
 /**
+ * Each tool's name terms as numbers (in the sets' order, so sums add up in the same order), and a
+ * weight per number that a query fills and clears: no map lookup per name word per candidate.
+ */
+function numberNameTerms(nameTerms: readonly ReadonlySet<string>[]) {
+  const ids = new Map<string, number>();
+  const byTool = nameTerms.map((set) =>
+    Int32Array.from(set, (t) => {
+      let id = ids.get(t);
+      if (id === undefined) ids.set(t, (id = ids.size));
+      return id;
+    }),
+  );
+  return { ids, byTool, weights: new Float64Array(ids.size) };
+}
+
+/**
  * Build the scorer: one BM25F index over tools, one over servers, a typo corrector, the
  * thesaurus. `state` must come from `analyseCatalog` over the same docs and options.
  */
@@ -129,7 +145,7 @@ export function buildLexicalScorer(
   const servers = serverEvidence(state.servers, numberServers(docs).serverOf);
   const corrector = buildTypoCorrector(state.surfaceFrequency);
   const expand = buildSynonymTable(terms);
-  const { nameTerms } = state;
+  const names = numberNameTerms(state.nameTerms);
   const score = new Float64Array(docs.length);
   let touched: number[] = [];
 
@@ -153,13 +169,21 @@ export function buildLexicalScorer(
   /** Multiply by 1 + nameCoverage * (weighted share of the tool's name words the query has). */
   function applyNameCoverage(weighted: readonly WeightedTerm[]): void {
     if (opts.nameCoverage <= 0) return;
-    const q = new Map(weighted.map((t) => [t.term, t.weight]));
+    const q = names.weights; // a later repeat of a term wins, as in a Map built from the list
+    for (const t of weighted) {
+      const id = names.ids.get(t.term);
+      if (id !== undefined) q[id] = t.weight;
+    }
     for (const i of touched) {
-      const names = nameTerms[i]!;
-      if (names.size === 0) continue;
+      const own = names.byTool[i]!;
+      if (own.length === 0) continue;
       let covered = 0;
-      for (const t of names) covered += q.get(t) ?? 0;
-      score[i]! *= 1 + (opts.nameCoverage * covered) / names.size;
+      for (let k = 0; k < own.length; k++) covered += q[own[k]!]!; // 0 for words not asked
+      score[i]! *= 1 + (opts.nameCoverage * covered) / own.length;
+    }
+    for (const t of weighted) {
+      const id = names.ids.get(t.term);
+      if (id !== undefined) q[id] = 0;
     }
   }
 
