@@ -7,27 +7,35 @@ export const TYPO_TWO_EDITS_LENGTH = 8;
 /** At most this many corrections per unknown word, the most frequent first. */
 export const TYPO_MAX_CANDIDATES = 2;
 
+/** Three rows of the distance table, reused by every call (the corrector runs it for each nearby word). */
+let rows = [new Int32Array(32), new Int32Array(32), new Int32Array(32)] as const;
+
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions), capped at `max + 1`. */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const n = b.length;
+  if (rows[0].length <= n) rows = [new Int32Array(2 * n), new Int32Array(2 * n), new Int32Array(2 * n)];
+  let [prev2, prev, cur] = rows;
+  for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    const ai = a.charCodeAt(i - 1);
+    cur[0] = i;
     let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+    for (let j = 1; j <= n; j++) {
+      const cost = ai === b.charCodeAt(j - 1) ? 0 : 1;
       let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
         v = Math.min(v, prev2[j - 2]! + 1);
-      cur.push(v);
+      cur[j] = v;
       rowMin = Math.min(rowMin, v);
     }
     if (rowMin > max) return max + 1;
+    const oldest = prev2;
     prev2 = prev;
     prev = cur;
+    cur = oldest;
   }
-  return Math.min(prev[b.length]!, max + 1);
+  return Math.min(prev[n]!, max + 1);
 }
 
 /** A corrector over the surface words of a catalog. */
