@@ -20,7 +20,7 @@ export class GroupCommit {
   private taskFlush = false;
   private readonly runAll: (queue: readonly Pending[]) => unknown[];
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.runAll = db.transaction((queue: readonly Pending[]) => queue.map((p) => p.write()));
   }
 
@@ -51,6 +51,12 @@ export class GroupCommit {
   flush(): void {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
+    if (this.db.inTransaction) {
+      // a store transaction is open (sqlite-store.ts): commit with it would tie these rows to its
+      // fate; wait for the turn after it ends instead
+      if (this.queue.length > 0) this.scheduled = setImmediate(() => this.flush());
+      return;
+    }
     const queue = this.queue;
     this.queue = [];
     if (queue.length === 0) return;

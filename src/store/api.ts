@@ -1,0 +1,64 @@
+// The store as the rest of Carte sees it: the same repositories over SQLite (the embedded default)
+// and PostgreSQL (a team's replicas), every method async. The SQLite repositories are the
+// reference: each method's contract is documented there, and the PostgreSQL ones (pg/) keep it.
+import type { ActivityRepo } from './activity-repo.js';
+import type { ProposalsRepo } from './proposals-repo.js';
+import type { ServersRepo } from './servers-repo.js';
+import type { SnapshotsRepo } from './snapshots-repo.js';
+import type { TokensRepo } from './tokens-repo.js';
+import type { ToolsRepo } from './tools-repo.js';
+import type { TrustRepo } from './trust-repo.js';
+import type { VectorsRepo } from './vectors-repo.js';
+import type { ActivityOptions } from './activity-repo.js';
+
+/** `T`'s methods, each answering with a promise of what it returned. */
+export type Promised<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : T[K];
+};
+
+/** Which database holds the store. */
+export type StoreEngine = 'sqlite' | 'postgres';
+
+/** The repositories of one store; a transaction hands its body the same set, bound to it. */
+export interface Repositories {
+  readonly servers: Promised<ServersRepo>;
+  readonly tools: Promised<ToolsRepo>;
+  /** Embedding vectors cached by tool content hash and model id. */
+  readonly vectors: Promised<VectorsRepo>;
+  /** Derived search state (the lexical index's analysis of the catalog), cached by content key. */
+  readonly snapshots: Promised<SnapshotsRepo>;
+  /** One row per gateway event (calls and session ends): usage, the hot list, tokens saved, audit. */
+  readonly activity: Promised<Omit<ActivityRepo, 'flush'>>;
+  /** Bearer tokens by public id (only hashes of the secrets). */
+  readonly tokens: Promised<TokensRepo>;
+  /** Servers proposed for registration and their decisions. */
+  readonly proposals: Promised<ProposalsRepo>;
+  /** Tool pins (hashes after the first discovery) and quarantined tools. */
+  readonly trust: Promised<TrustRepo>;
+}
+
+/** The store: repositories over one database, plus a transaction helper. */
+export interface Store extends Repositories {
+  readonly engine: StoreEngine;
+  /** Where the store lives, fit to print: a file path, or a database URL without its password. */
+  readonly path: string;
+  /**
+   * Runs `fn` in one transaction on `tx`: all of its writes land, or none. The body should await
+   * only `tx`'s repositories (on SQLite other writers wait until it ends).
+   */
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** 'ok' when the database is sound (SQLite's `PRAGMA integrity_check`; PostgreSQL: it answers). */
+  checkIntegrity(): Promise<string>;
+  /**
+   * Moves work that would stall the event loop off it, for a process that serves requests (SQLite:
+   * WAL checkpoints on a worker thread); `onFailure` hears if that fails.
+   */
+  checkpointInBackground(onFailure: (err: Error) => void): void;
+  /** Writes what is queued (grouped audit rows) and closes the connection(s). */
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Retention of the activity table (ACTIVITY_DEFAULTS when absent). */
+  activity?: Partial<ActivityOptions>;
+}
