@@ -14,7 +14,13 @@ import {
 import { CarteError } from '../errors.js';
 import { compileRules } from '../policy/index.js';
 import { audited } from './trust/audited.js';
-import { proposalClashes, readConfig, unresolvedVariables, type ApprovalSite } from './approvals.js';
+import {
+  pendingOf,
+  proposalClashes,
+  readConfig,
+  unresolvedVariables,
+  type ApprovalSite,
+} from './approvals.js';
 import type { CallerContext } from './access/context.js';
 import { serversFromConfig } from './from-config.js';
 import { projectsFromConfig } from './access/projects.js';
@@ -51,21 +57,21 @@ async function propose(
   const config = readConfig(site);
   const problems = [
     ...checkProposal(id, server, { deny: config.registration.deny }),
-    ...proposalClashes(site.store, config, id, undefined, 'the config'),
+    ...proposalClashes(await pendingOf(site.store), config, id, undefined, 'the config'),
   ];
   if (problems.length > 0) throw refused(id, problems);
   const source = ctx.tokenId === undefined ? 'agent' : `agent:${ctx.tokenId}`;
   const allowedBy = matchesAllow(server, config.registration.allow);
   const blocked = allowedBy && unresolvedVariables(id, server, site);
   if (allowedBy === undefined || blocked !== undefined) {
-    const held = site.store.proposals.insert({ serverId: id, config: server, source });
+    const held = await site.store.proposals.insert({ serverId: id, config: server, source });
     const why = blocked === undefined ? '' : ` It matches the allowlist, but ${blocked}.`;
     const message = `Server "${id}" waits as ${held.id} until a person approves it (carte approve ${held.id}, or Approvals in the web menu).${why} Nothing was started.`;
     return { status: 'pending', id: held.id, server: id, message };
   }
   addServerToFile(site.configPath!, id, server as unknown as ServerInput);
   const by = allowName(allowedBy);
-  const held = site.store.proposals.insert({
+  const held = await site.store.proposals.insert({
     serverId: id,
     config: server,
     source,

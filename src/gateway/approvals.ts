@@ -68,18 +68,19 @@ export interface ApprovedProposal {
 }
 
 /** Pending proposals and quarantined tools (admin scope). */
-export function listApprovals(ctx: CallerContext, site: ApprovalSite): PendingApprovals {
+export async function listApprovals(ctx: CallerContext, site: ApprovalSite): Promise<PendingApprovals> {
   requireScope(ctx, 'admin', 'listing approvals');
   const config = site.configPath === undefined ? undefined : readConfig(site);
-  const proposals = site.store.proposals.list({ status: 'pending' }).map((p) => ({
+  const pending = await site.store.proposals.list({ status: 'pending' });
+  const proposals = pending.map((p) => ({
     id: p.id,
     server: p.serverId,
     source: p.source,
     target: describeServerTarget(p.serverId, p.config),
     createdAt: p.createdAt,
-    problems: config === undefined ? [] : proposalProblems(site.store, config, p, site.configPath),
+    problems: config === undefined ? [] : proposalProblems(pending, config, p, site.configPath),
   }));
-  return { proposals, quarantined: describeQuarantine(site.store) };
+  return { proposals, quarantined: await describeQuarantine(site.store) };
 }
 
 /**
@@ -94,10 +95,10 @@ export async function approveProposal(
   by: string = decider(ctx),
 ): Promise<ApprovedProposal> {
   requireScope(ctx, 'admin', 'approving a proposal');
-  const p = pendingProposal(site.store, id);
+  const p = await pendingProposal(site.store, id);
   const path = configPathOf(site, id);
   const config = readConfig(site);
-  const problems = proposalProblems(site.store, config, p, path);
+  const problems = proposalProblems(await pendingOf(site.store), config, p, path);
   if (problems.length > 0) {
     const lines = problems.map((x) => `  ${x.path}: ${x.message}`).join('\n');
     throw new CarteError('denied', `proposal "${id}" cannot be approved now:\n${lines}`);
@@ -106,7 +107,7 @@ export async function approveProposal(
   if (blocked !== undefined)
     throw new CarteError('bad_config', `proposal "${id}" cannot be approved yet: ${blocked}`);
   addServerToFile(path, p.serverId, p.config as unknown as ServerInput);
-  site.store.proposals.decide(id, 'approved', by);
+  await site.store.proposals.decide(id, 'approved', by);
   const reloaded = readConfig(site);
   const report = await site.gateway.reload(ctx, serversFromConfig(reloaded), {
     rules: compileRules(reloaded.rules),
@@ -122,15 +123,15 @@ export async function approveProposal(
 }
 
 /** Rejects a pending proposal; nothing of it was ever started. */
-export function rejectProposal(
+export async function rejectProposal(
   ctx: CallerContext,
   site: Pick<ApprovalSite, 'store'>,
   id: string,
   by: string = decider(ctx),
-): { id: string; server: string } {
+): Promise<{ id: string; server: string }> {
   requireScope(ctx, 'admin', 'rejecting a proposal');
-  const p = pendingProposal(site.store, id);
-  site.store.proposals.decide(id, 'rejected', by);
+  const p = await pendingProposal(site.store, id);
+  await site.store.proposals.decide(id, 'rejected', by);
   return { id, server: p.serverId };
 }
 
@@ -139,27 +140,27 @@ export function approveQuarantinedTool(
   ctx: CallerContext,
   site: Pick<ApprovalSite, 'store'>,
   key: string,
-): ApprovedTool {
+): Promise<ApprovedTool> {
   requireScope(ctx, 'admin', 'approving a quarantined tool');
   return approveTool(site.store, key);
 }
 
 /** Why a proposal cannot be approved against this config: the checks re-run (deny may have changed) and id clashes. */
 export function proposalProblems(
-  store: Store,
+  pending: readonly Proposal[],
   config: Pick<CarteConfig, 'servers' | 'registration'>,
   p: Pick<Proposal, 'id' | 'serverId' | 'config'>,
   where?: string,
 ): Problem[] {
   return [
     ...checkProposal(p.serverId, p.config, { deny: config.registration.deny }),
-    ...proposalClashes(store, config, p.serverId, p.id, where),
+    ...proposalClashes(pending, config, p.serverId, p.id, where),
   ];
 }
 
-/** The server id is taken in the config, or already waits in another proposal. */
+/** The server id is taken in the config, or already waits in another (`pending`) proposal. */
 export function proposalClashes(
-  store: Store,
+  pending: readonly Proposal[],
   config: Pick<CarteConfig, 'servers'>,
   id: string,
   except?: string,
@@ -168,9 +169,7 @@ export function proposalClashes(
   const at = `servers.${id}`;
   if (Object.hasOwn(config.servers, id))
     return [{ path: at, message: `server "${id}" is already in ${where}` }];
-  const waiting = store.proposals
-    .list({ status: 'pending' })
-    .find((p) => p.serverId === id && p.id !== except);
+  const waiting = pending.find((p) => p.serverId === id && p.id !== except);
   return waiting === undefined
     ? []
     : [
@@ -227,15 +226,20 @@ export function readConfig(site: ApprovalSite): CarteConfig {
   });
 }
 
-function pendingProposal(store: Store, id: string): Proposal {
-  const p = store.proposals.get(id);
+/** The proposals waiting for a decision: what a new one's server id may clash with. */
+export function pendingOf(store: Store): Promise<Proposal[]> {
+  return store.proposals.list({ status: 'pending' });
+}
+
+async function pendingProposal(store: Store, id: string): Promise<Proposal> {
+  const p = await store.proposals.get(id);
   if (p !== undefined && p.status !== 'pending')
     throw new CarteError(
       'bad_input',
       `proposal "${id}" was already ${p.status} by ${p.decidedBy ?? 'someone'}`,
     );
   if (p !== undefined) return p;
-  const pending = store.proposals.list({ status: 'pending' }).map((x) => x.id);
+  const pending = (await pendingOf(store)).map((x) => x.id);
   const hint =
     didYouMean(id, pending) ||
     (pending.length === 0 ? '; nothing is pending' : '; see the pending approvals');

@@ -8,7 +8,8 @@ import { AuditLog, type AuditObservation, type AuditOptions } from './trust/audi
 import { audited } from './trust/audited.js';
 import { runToolCall } from './calls/call-pipeline.js';
 import { fitToolDetail, type FittedToolDetail } from './menu/budget-tool.js';
-import { backfillCategories, quarantinedKeys } from '../catalog/index.js';
+import { backfillCategories } from '../catalog/index.js';
+import { CatalogMirror } from './shared/catalog-mirror.js';
 import { PassthroughCalls } from './calls/passthrough-calls.js';
 import { CatalogView } from './find/catalog-view.js';
 import type { GatewaySearchOptions, SearchStatus } from './shared/search-options.js';
@@ -62,8 +63,18 @@ export interface GatewayOptions {
   hotList?: Partial<HotListOptions>;
 }
 
-/** The facade every face calls: search, browse, describe, call, sync. */
+/**
+ * The facade every face calls: search, browse, describe, call, sync. Made by `Gateway.open`, which
+ * reads the stored catalog into memory before the first request.
+ */
 export class Gateway {
+  /** Reconciles the store with the configured servers and reads the catalog: a gateway ready to serve. */
+  static async open(options: GatewayOptions): Promise<Gateway> {
+    const gateway = new Gateway(options);
+    await gateway.start();
+    return gateway;
+  }
+
   private servers: Map<string, GatewayServer>;
   readonly upstreams: Upstreams;
   private readonly view: CatalogView;
@@ -77,17 +88,16 @@ export class Gateway {
   private readonly search: GatewaySearch;
   private readonly rows: ToolRows;
   private readonly digests = new WeakMap<VisibilityPolicy, CatalogDigest>();
+  private readonly mirror: CatalogMirror;
 
-  constructor(private readonly options: GatewayOptions) {
+  private constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
     const { store } = options;
-    store.servers.pruneExcept([...this.servers.keys()]);
-    for (const s of options.servers) store.servers.reconcileConfig(s.id, s.configHash);
+    this.mirror = new CatalogMirror(store);
     this.policies = new Policies(
       {
-        store,
+        mirror: this.mirror,
         servers: () => this.servers,
-        quarantined: () => quarantinedKeys(store),
         externalChange: () => this.catalogChanged(),
       },
       options.rules,
@@ -98,8 +108,6 @@ export class Gateway {
     this.hotList = new HotList(store, { ...HOT_LIST_DEFAULTS, ...options.hotList }, (m) =>
       options.logger.warn(m),
     );
-    // Tools stored before categories were (or whose categorising was interrupted) get theirs now.
-    backfillCategories(store, serverDescriptions(store, this.servers));
     this.upstreams = new Upstreams(
       store,
       options.logger,
@@ -109,8 +117,9 @@ export class Gateway {
     );
     this.view = new CatalogView(
       store,
+      this.mirror,
       () => this.policies.catalog(),
-      () => serverDescriptions(store, this.servers),
+      () => serverDescriptions(this.mirror, this.servers),
       options.logger,
     );
     this.passthrough = new PassthroughCalls(this.upstreams, options.logger);
@@ -122,6 +131,17 @@ export class Gateway {
     const { audit, policies, view, toolSearch, hotList } = this;
     this.search = new GatewaySearch({ audit, policies, view, toolSearch, hotList });
     this.rows = new ToolRows(store);
+  }
+
+  private async start(): Promise<void> {
+    const { store } = this.options;
+    await store.servers.pruneExcept([...this.servers.keys()]);
+    for (const s of this.servers.values()) await store.servers.reconcileConfig(s.id, s.configHash);
+    await this.mirror.load();
+    // Tools stored before categories were (or whose categorising was interrupted) get theirs now.
+    if (await backfillCategories(store, serverDescriptions(this.mirror, this.servers)))
+      await this.mirror.load();
+    await this.view.prepare();
   }
 
   /** Applies a new config (hot reload): servers (see applyReload), rules and projects. */
@@ -168,7 +188,7 @@ export class Gateway {
     const targets = opts.server
       ? [this.policies.operatedServer(ctx, opts.server)]
       : [...this.policies.operated(ctx).values()].filter((s) => s.enabled);
-    return syncServers(this.upstreams, targets, opts, (id) => this.options.store.servers.get(id)?.status);
+    return syncServers(this.upstreams, targets, opts, (id) => this.mirror.server(id)?.status);
   }
 
   /** Lexical search, synchronous whatever the strategy. */
@@ -204,7 +224,7 @@ export class Gateway {
   }
 
   /** The strategy, model, cached vectors, reranker and state of search, for `carte doctor`. */
-  searchStatus(_ctx: CallerContext): SearchStatus {
+  searchStatus(_ctx: CallerContext): Promise<SearchStatus> {
     return this.toolSearch.status();
   }
 
@@ -220,6 +240,8 @@ export class Gateway {
 
   private async browse(ctx: CallerContext, req: BrowseRequest): Promise<BrowseResult> {
     requireScope(ctx, 'search', 'browse_tools');
+    await this.policies.noticeExternalChange();
+    await this.hotList.refresh(this.policies.project(ctx).id);
     const policy = this.policies.forCaller(ctx);
     const servers = this.policies.servers(ctx);
     const answer = browse(
@@ -227,7 +249,7 @@ export class Gateway {
         policy,
         servers: [...servers.values()],
         row: (key) => this.view.row(key),
-        rowsOf: (id) => this.options.store.tools.listByServer(id),
+        rowsOf: (id) => this.mirror.tools.filter((t) => t.serverId === id),
         summary: (s) => this.summary(s),
         server: (id) => lookupServer(servers, id),
         hot: () => this.hotToolKeys(ctx),
@@ -246,13 +268,12 @@ export class Gateway {
   }
 
   /** Definitions of tools the caller may see, skipping the others: direct mode's listing (not audited). */
-  toolDefinitions(ctx: CallerContext, keys: readonly string[]): ToolDetail[] {
+  async toolDefinitions(ctx: CallerContext, keys: readonly string[]): Promise<ToolDetail[]> {
     requireScope(ctx, 'search', 'listing tools');
+    await this.policies.noticeExternalChange();
     const policy = this.policies.forCaller(ctx);
-    return keys.flatMap((k) => {
-      const t = policy.isListed(k) ? this.options.store.tools.get(k) : undefined;
-      return t ? [toolDetail(t, 'success')] : [];
-    });
+    const rows = await Promise.all(keys.filter((k) => policy.isListed(k)).map((k) => this.rows.get(k)));
+    return rows.flatMap((t) => (t ? [toolDetail(t, 'success')] : []));
   }
 
   /** T0's keys: pinned tools, then the most used (the project's hot list size, else menu.hotList). */
@@ -282,23 +303,24 @@ export class Gateway {
     return this.policies.verdicts(ctx);
   }
 
-  describeTool(ctx: CallerContext, key: string): ToolDetail {
-    return audited(this.audit, ctx, { kind: 'describe', key: String(key) }, () => {
+  describeTool(ctx: CallerContext, key: string): Promise<ToolDetail> {
+    return audited(this.audit, ctx, { kind: 'describe', key: String(key) }, async () => {
       requireScope(ctx, 'search', 'describe_tool');
-      const t = this.tool(ctx, key);
+      await this.policies.noticeExternalChange();
+      const t = await this.tool(ctx, key);
       return toolDetail(t, this.summary(this.server(t.serverId)).status);
     });
   }
 
   /** `describe_tool` with the call class, category and tags (the REST API and the web page). */
-  describeToolFiled(ctx: CallerContext, key: string): FiledToolDetail {
-    const d = this.describeTool(ctx, key);
+  async describeToolFiled(ctx: CallerContext, key: string): Promise<FiledToolDetail> {
+    const d = await this.describeTool(ctx, key);
     return filedDetail(d, this.policies.forCaller(ctx).verdict(key), this.server(d.server).trusted);
   }
 
   /** `describe_tool` within `maxTokens`: detail given up in TOOL_DETAIL_LEVELS order. */
   async describeToolWithin(ctx: CallerContext, key: string, maxTokens?: number): Promise<FittedToolDetail> {
-    const detail = this.describeTool(ctx, key);
+    const detail = await this.describeTool(ctx, key);
     return maxTokens === undefined ? detail : (await fitToolDetail(detail, maxTokens)).answer;
   }
 
@@ -313,9 +335,9 @@ export class Gateway {
     const server = typeof key === 'string' && key.includes('/') ? policyTool(key).server : '';
     return this.audit.call(ctx, { key: String(key), server, args }, async () => {
       requireScope(ctx, 'call', 'call_tool');
-      // One policy for the whole call: each forCaller reads the quarantine's signature.
-      const policy = this.policies.forCaller(ctx);
-      const tool = this.tool(ctx, key, policy);
+      await this.policies.noticeExternalChange();
+      const policy = this.policies.forCaller(ctx); // one policy for the whole call
+      const tool = await this.tool(ctx, key, policy);
       const plan = {
         tool,
         server: this.server(tool.serverId),
@@ -353,9 +375,10 @@ export class Gateway {
   }
 
   /** The store's health for `carte doctor`: its file and `PRAGMA integrity_check`. */
-  checkStore(ctx: CallerContext): { path: string; integrity: string } {
+  async checkStore(ctx: CallerContext): Promise<{ path: string; engine: string; integrity: string }> {
     requireScope(ctx, 'admin', 'checking the store');
-    return { path: this.options.store.path, integrity: this.options.store.checkIntegrity() };
+    const { store } = this.options;
+    return { path: store.path, engine: store.engine, integrity: await store.checkIntegrity() };
   }
 
   /** The configured project ids (a config without projects has `default`). */
@@ -372,10 +395,11 @@ export class Gateway {
     await this.sessions.close();
     await this.toolSearch.close();
     await this.upstreams.close();
+    await this.audit.settle();
   }
 
   /** A tool the caller may see; another project's or a hidden one answers exactly like an unknown key. */
-  private tool(ctx: CallerContext, key: string, policy = this.policies.forCaller(ctx)): ToolRow {
+  private tool(ctx: CallerContext, key: string, policy = this.policies.forCaller(ctx)): Promise<ToolRow> {
     return lookupTool(
       this.options.store,
       { servers: () => this.policies.servers(ctx), policy, rows: this.rows },
@@ -384,14 +408,17 @@ export class Gateway {
   }
 
   private summary(s: GatewayServer): ServerSummary {
-    return serverSummary(this.options.store, this.upstreams, s);
+    return serverSummary(this.mirror, this.upstreams, s);
   }
 
-  private catalogChanged(): void {
+  /** After every catalog change: the mirror is read again and everything derived from it rebuilt. */
+  private async catalogChanged(): Promise<void> {
+    await this.mirror.load();
     this.policies.invalidate();
     this.rows.invalidate();
     this.hotList.invalidate();
     this.view.invalidate();
+    await this.view.prepare();
     this.toolSearch.catalogChanged();
     for (const l of this.listeners) l();
   }

@@ -103,6 +103,7 @@ export {
   approveProposal,
   approveQuarantinedTool,
   listApprovals,
+  pendingOf,
   proposalClashes,
   proposalProblems,
   rejectProposal,

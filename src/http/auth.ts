@@ -25,7 +25,9 @@ export interface AuthOptions {
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
 
 /** Resolves the caller of a request or throws `unauthorized` (never naming the token). */
-export function callerResolver(options: AuthOptions): (authorization: string | undefined) => CallerContext {
+export function callerResolver(
+  options: AuthOptions,
+): (authorization: string | undefined) => CallerContext | Promise<CallerContext> {
   const { gateway, store, login } = options;
   const now = options.now ?? Date.now;
   const projects = { has: (id: string) => gateway.projectIds().includes(id) };
@@ -46,18 +48,18 @@ export function callerResolver(options: AuthOptions): (authorization: string | u
 export type Authenticate = (
   headers: HeaderSource,
   url: string,
-) => { caller: CallerContext; requestId: string } | Response;
+) => Promise<{ caller: CallerContext; requestId: string } | Response>;
 
 /** Resolves a request's caller (with its request id) from its headers: the middleware's and the node lane's. */
 export function authenticator(options: AuthOptions): Authenticate {
   const resolve = callerResolver(options);
-  return (headers, url) => {
+  return async (headers, url) => {
     const given = headers.get('x-request-id');
     const requestId = given !== null && REQUEST_ID.test(given) ? given : randomUUID();
     const authorization = headers.get('authorization') ?? undefined;
     let caller: CallerContext;
     try {
-      caller = resolve(authorization);
+      caller = await resolve(authorization);
     } catch (err) {
       if (!(err instanceof CarteError) || err.code !== 'unauthorized') throw err;
       const challenge = bearerChallenge(url, authorization !== undefined);
@@ -70,7 +72,7 @@ export function authenticator(options: AuthOptions): Authenticate {
 /** Middleware that sets `caller` and `requestId`, or answers 401 with `WWW-Authenticate`. */
 export function bearerAuth(authenticate: Authenticate): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
-    const who = authenticate(c.req.raw.headers, c.req.url);
+    const who = await authenticate(c.req.raw.headers, c.req.url);
     if (who instanceof Response) return who;
     c.set('caller', who.caller);
     c.set('requestId', who.requestId);

@@ -168,7 +168,7 @@ export class CarteMetrics {
       this.inFlight.set({ server: s.id, phase: 'active' }, s.activeCalls);
       this.inFlight.set({ server: s.id, phase: 'queued' }, s.queuedCalls);
     }
-    const t = this.store.activity.sessionStats({});
+    const t = await this.store.activity.sessionStats({});
     this.tokens.set({ kind: 'sent' }, t.tokensSent);
     this.tokens.set({ kind: 'listing' }, t.tokensListing);
     this.tokens.set({ kind: 'saved' }, t.tokensListing - t.tokensSent);

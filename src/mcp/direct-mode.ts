@@ -38,9 +38,9 @@ export class DirectMode {
   }
 
   /** The exposed tools as MCP tool entries, under their direct names. */
-  tools(): Record<string, unknown>[] {
+  async tools(): Promise<Record<string, unknown>[]> {
     this.rename();
-    return this.gateway.toolDefinitions(this.caller, this.exposure.keys()).flatMap((d) => {
+    return (await this.gateway.toolDefinitions(this.caller, this.exposure.keys())).flatMap((d) => {
       const name = this.names.get(d.key);
       if (name === undefined) return [];
       return [

@@ -91,9 +91,9 @@ export function createMcpServer(
     if (!options.perRequest) gateway.endSession(caller, meter.report());
     onclose?.();
   };
-  server.setRequestHandler('tools/list', () => {
+  server.setRequestHandler('tools/list', async () => {
     const meta = [...metaTools(digest), ...(options.agentRequests ? [{ ...REQUEST_SERVER }] : [])];
-    const answer = { tools: direct ? [meta[0]!, ...direct.tools(), ...meta.slice(4)] : meta };
+    const answer = { tools: direct ? [meta[0]!, ...(await direct.tools()), ...meta.slice(4)] : meta };
     meter.sent(JSON.stringify(answer));
     return answer as never;
   });

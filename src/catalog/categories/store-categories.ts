@@ -2,7 +2,7 @@
 // stored with it and rewritten whenever its server's tools change. A server is always recomputed
 // whole, since server evidence makes every tool's category depend on its neighbours
 // (docs/menu.md, "How categories are assigned").
-import type { Store, ToolRow } from '../../store/index.js';
+import type { Repositories, Store, ToolRow } from '../../store/index.js';
 import { categorizeServer, type CategorizeServer, type CategorizeTool } from './categorize.js';
 
 /** Top-level property names of an input schema (none unless `properties` is an object). */
@@ -25,11 +25,13 @@ function toCategorizeTool(row: ToolRow): CategorizeTool {
  * Categorises every stored tool of one server together and stores the results; returns how
  * many tools were written. The caller holds the transaction (a sync's, or the back-fill's).
  */
-export function categorizeStoredServer(store: Store, server: CategorizeServer): number {
-  const rows = store.tools.listByServer(server.id);
+export async function categorizeStoredServer(store: Repositories, server: CategorizeServer): Promise<number> {
+  const rows = await store.tools.listByServer(server.id);
   if (rows.length === 0) return 0;
   const categories = categorizeServer(server, rows.map(toCategorizeTool));
-  store.tools.setCategories([...categories].map(([key, { category, tags }]) => ({ key, category, tags })));
+  await store.tools.setCategories(
+    [...categories].map(([key, { category, tags }]) => ({ key, category, tags })),
+  );
   return rows.length;
 }
 
@@ -38,11 +40,14 @@ export function categorizeStoredServer(store: Store, server: CategorizeServer): 
  * categories were stored, or rows written without a sync), one transaction per server; returns
  * how many tools were written. `descriptions` maps server ids to their configured descriptions.
  */
-export function backfillCategories(store: Store, descriptions: ReadonlyMap<string, string>): number {
+export async function backfillCategories(
+  store: Store,
+  descriptions: ReadonlyMap<string, string>,
+): Promise<number> {
   let written = 0;
-  for (const id of store.tools.serversMissingCategories()) {
+  for (const id of await store.tools.serversMissingCategories()) {
     const description = descriptions.get(id);
-    written += store.transaction(() => categorizeStoredServer(store, { id, description }));
+    written += await store.transaction((tx) => categorizeStoredServer(tx, { id, description }));
   }
   return written;
 }

@@ -51,19 +51,19 @@ export async function syncServer(
 ): Promise<SyncReport> {
   const started = Date.now();
   const now = () => (options.now ?? (() => new Date()))().toISOString();
-  store.servers.setStatus(serverId, 'discovering');
+  await store.servers.setStatus(serverId, 'discovering');
   let discovery: Discovery;
   try {
     discovery = await discover();
   } catch (err) {
     const message = toCarteError(err).operatorMessage;
-    store.servers.recordDiscovery(serverId, { status: 'failed', at: now(), error: message });
-    const toolCount = store.servers.get(serverId)?.toolCount ?? 0;
+    await store.servers.recordDiscovery(serverId, { status: 'failed', at: now(), error: message });
+    const toolCount = (await store.servers.get(serverId))?.toolCount ?? 0;
     const base = { server: serverId, status: 'failed' as const, toolCount, added: 0, changed: 0, removed: 0 };
     return { ...base, durationMs: Date.now() - started, error: message, warnings: [] };
   }
   return {
-    ...applyDiscovery(store, serverId, discovery, { ...options, now: () => new Date(now()) }),
+    ...(await applyDiscovery(store, serverId, discovery, { ...options, now: () => new Date(now()) })),
     durationMs: Date.now() - started,
   };
 }
@@ -74,12 +74,12 @@ export async function syncServer(
  * recomputed in the same transaction, so they follow the content hashes. The same transaction
  * scans, pins and quarantines the listing (trust.ts).
  */
-export function applyDiscovery(
+export async function applyDiscovery(
   store: Store,
   serverId: string,
   discovery: Discovery,
   options: SyncOptions = {},
-): SyncReport {
+): Promise<SyncReport> {
   const at = (options.now ?? (() => new Date()))().toISOString();
   const warnings: string[] = [];
   const built = [];
@@ -90,16 +90,16 @@ export function applyDiscovery(
   }
   const { rows, warnings: dupes } = dedupeByKey(built);
   warnings.push(...dupes);
-  const changes = store.transaction(() => {
-    const firstDiscovery = (store.servers.get(serverId)?.lastDiscoveryAt ?? null) === null;
-    const diff = diffTools(store.tools.listByServer(serverId), rows);
-    store.tools.applyChanges(diff, at);
-    applyTrust(store, serverId, rows, { pin: options.pin ?? true, firstDiscovery, now: Date.parse(at) });
+  const changes = await store.transaction(async (tx) => {
+    const firstDiscovery = ((await tx.servers.get(serverId))?.lastDiscoveryAt ?? null) === null;
+    const diff = diffTools(await tx.tools.listByServer(serverId), rows);
+    await tx.tools.applyChanges(diff, at);
+    await applyTrust(tx, serverId, rows, { pin: options.pin ?? true, firstDiscovery, now: Date.parse(at) });
     const touched = diff.added.length + diff.changed.length + diff.removed.length > 0;
-    if (touched || store.tools.hasMissingCategories(serverId)) {
-      categorizeStoredServer(store, { id: serverId, description: options.serverDescription });
+    if (touched || (await tx.tools.hasMissingCategories(serverId))) {
+      await categorizeStoredServer(tx, { id: serverId, description: options.serverDescription });
     }
-    store.servers.recordDiscovery(serverId, {
+    await tx.servers.recordDiscovery(serverId, {
       status: 'success',
       at,
       error: null,

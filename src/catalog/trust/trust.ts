@@ -18,7 +18,14 @@
 // serves changed tools is a change a person should look at.
 import { createHash } from 'node:crypto';
 import { CarteError } from '../../errors.js';
-import type { QuarantineKind, QuarantineRow, Store, StoredFinding, ToolRow } from '../../store/index.js';
+import type {
+  QuarantineKind,
+  QuarantineRow,
+  Repositories,
+  Store,
+  StoredFinding,
+  ToolRow,
+} from '../../store/index.js';
 import { escapeUnsafe, medianDescriptionLength, scanTool, type ScanFinding } from './poison-scan.js';
 import { lineDiff } from './line-diff.js';
 import { closestKeys } from './suggest.js';
@@ -73,21 +80,21 @@ export const pinHash = (content: string): string => createHash('sha256').update(
  * Scans and pins one server's listing (`rows`: its stored tools after the diff) and updates its
  * quarantine. Call it inside the sync's transaction.
  */
-export function applyTrust(
-  store: Store,
+export async function applyTrust(
+  store: Repositories,
   serverId: string,
   rows: readonly ToolRow[],
   options: TrustOptions,
-): TrustReport {
+): Promise<TrustReport> {
   const now = options.now ?? Date.now();
   const trust = store.trust;
-  if (options.firstDiscovery) trust.clearServer(serverId);
-  const pins = trust.pinsByServer(serverId);
-  const held = new Map(trust.listQuarantine(serverId).map((q) => [q.key, q]));
+  if (options.firstDiscovery) await trust.clearServer(serverId);
+  const pins = await trust.pinsByServer(serverId);
+  const held = new Map((await trust.listQuarantine(serverId)).map((q) => [q.key, q]));
   const listed = new Set(rows.map((r) => r.key));
   const gone = [...new Set([...pins.keys(), ...held.keys()])].filter((k) => !listed.has(k));
-  trust.deletePins(gone);
-  trust.release(gone);
+  await trust.deletePins(gone);
+  await trust.release(gone);
   const report: TrustReport = { quarantined: [], released: [], pinned: 0 };
   const peers = { medianDescriptionLength: medianDescriptionLength(rows) };
   for (const row of rows) {
@@ -95,28 +102,28 @@ export function applyTrust(
     const hash = pinHash(content);
     let pin = pins.get(row.key);
     if (pin && pin.pinHash !== hash && !options.pin) {
-      trust.deletePins([row.key]); // pinning off: a pin the content left is no approval
+      await trust.deletePins([row.key]); // pinning off: a pin the content left is no approval
       pin = undefined;
     }
     const accepted = pin?.pinHash === hash;
     const findings = accepted ? [] : scanTool(row, peers);
     const was = held.get(row.key);
-    const hold = (kind: QuarantineKind, reason: string, kept: readonly StoredFinding[] = findings) => {
+    const hold = async (kind: QuarantineKind, reason: string, kept: readonly StoredFinding[] = findings) => {
       const since = was?.kind === kind ? was.since : now;
-      trust.putQuarantine({ key: row.key, serverId, kind, reason, findings: [...kept], since });
+      await trust.putQuarantine({ key: row.key, serverId, kind, reason, findings: [...kept], since });
       if (!was) report.quarantined.push(row.key);
     };
-    if (pin && !accepted) hold('drift', DRIFT_REASON);
-    else if (findings.length > 0) hold('flagged', flaggedReason(findings));
+    if (pin && !accepted) await hold('drift', DRIFT_REASON);
+    else if (findings.length > 0) await hold('flagged', flaggedReason(findings));
     else if (was?.kind === 'flagged' && !accepted)
-      hold('flagged', was.reason, was.findings); // clean now
+      await hold('flagged', was.reason, was.findings); // clean now
     else {
       if (was) {
-        trust.release([row.key]);
+        await trust.release([row.key]);
         report.released.push(row.key);
       }
       if (!pin && options.pin) {
-        trust.upsertPin({ key: row.key, serverId, pinHash: hash, pinnedAt: now, content });
+        await trust.upsertPin({ key: row.key, serverId, pinHash: hash, pinnedAt: now, content });
         report.pinned++;
       }
     }
@@ -130,21 +137,25 @@ function flaggedReason(findings: readonly ScanFinding[]): string {
 }
 
 /** Quarantined tools that are in the catalog (entries of servers since removed are left out). */
-function liveQuarantine(store: Store): { entry: QuarantineRow; tool: ToolRow }[] {
-  return store.trust.listQuarantine().flatMap((entry) => {
-    const tool = store.tools.get(entry.key);
+async function liveQuarantine(store: Repositories): Promise<{ entry: QuarantineRow; tool: ToolRow }[]> {
+  const entries = await store.trust.listQuarantine();
+  const tools = await Promise.all(entries.map((entry) => store.tools.get(entry.key)));
+  return entries.flatMap((entry, i) => {
+    const tool = tools[i];
     return tool ? [{ entry, tool }] : [];
   });
 }
 
 /** Keys of quarantined tools, with why: what the visibility policy hides. */
-export function quarantinedKeys(store: Store): Map<string, string> {
-  return new Map(liveQuarantine(store).map(({ entry }) => [entry.key, entry.reason]));
+export async function quarantinedKeys(store: Repositories): Promise<Map<string, string>> {
+  return new Map((await liveQuarantine(store)).map(({ entry }) => [entry.key, entry.reason]));
 }
 
 /** Every quarantined tool with its reason, findings and, for a drift, the diff; oldest first. */
-export function describeQuarantine(store: Store): QuarantineEntry[] {
-  return liveQuarantine(store).map(({ entry, tool }) => {
+export async function describeQuarantine(store: Repositories): Promise<QuarantineEntry[]> {
+  const live = await liveQuarantine(store);
+  const pins = await Promise.all(live.map(({ entry }) => store.trust.getPin(entry.key)));
+  return live.map(({ entry, tool }, i) => {
     const out: QuarantineEntry = {
       key: entry.key,
       server: entry.serverId,
@@ -153,7 +164,7 @@ export function describeQuarantine(store: Store): QuarantineEntry[] {
       since: new Date(entry.since).toISOString(),
       findings: entry.findings as ScanFinding[], // written by applyTrust from scanTool
     };
-    const pin = store.trust.getPin(entry.key);
+    const pin = pins[i];
     const current = pinContent(tool);
     if (pin && pin.content !== current) {
       const approved = `approved ${new Date(pin.pinnedAt).toISOString()}`;
@@ -175,21 +186,25 @@ export interface ApprovedTool {
  * Approves a quarantined tool: releases it and pins its current content (also when its server
  * does not pin: the pin records what was approved, so the same flagged text is not held again).
  */
-export function approveTool(store: Store, key: string, now: number = Date.now()): ApprovedTool {
-  return store.transaction(() => {
-    const entry = store.trust.getQuarantine(key);
-    const tool = entry && store.tools.get(key);
-    if (!entry || !tool) throw notQuarantined(store, key);
+export async function approveTool(
+  store: Store,
+  key: string,
+  now: number = Date.now(),
+): Promise<ApprovedTool> {
+  return store.transaction(async (tx) => {
+    const entry = await tx.trust.getQuarantine(key);
+    const tool = entry && (await tx.tools.get(key));
+    if (!entry || !tool) throw await notQuarantined(tx, key);
     const content = pinContent(tool);
     const hash = pinHash(content);
-    store.trust.upsertPin({ key, serverId: entry.serverId, pinHash: hash, pinnedAt: now, content });
-    store.trust.release([key]);
+    await tx.trust.upsertPin({ key, serverId: entry.serverId, pinHash: hash, pinnedAt: now, content });
+    await tx.trust.release([key]);
     return { key, kind: entry.kind, pinHash: hash };
   });
 }
 
-function notQuarantined(store: Store, key: string): CarteError {
-  const keys = [...quarantinedKeys(store).keys()];
+async function notQuarantined(store: Repositories, key: string): Promise<CarteError> {
+  const keys = [...(await quarantinedKeys(store)).keys()];
   const base = `tool ${JSON.stringify(key)} is not quarantined`;
   const quote = (ks: string[]) => ks.map((k) => JSON.stringify(k)).join(', ');
   let hint: string;

@@ -18,9 +18,12 @@ export function registerApprovals(cli: CAC): void {
     .command('approvals', 'List pending server proposals and quarantined tools')
     .option('--json', 'Print JSON')
     .action(async (flags: GlobalFlags & { json?: boolean }) => {
-      const app = openApp(flags);
+      const app = await openApp(flags);
       try {
-        const listed = listApprovals(LOCAL_CALLER, site(app, app.source === 'demo' ? undefined : app.path));
+        const listed = await listApprovals(
+          LOCAL_CALLER,
+          site(app, app.source === 'demo' ? undefined : app.path),
+        );
         const proposals = listed.proposals.map(({ problems: _problems, ...p }) => p);
         const { quarantined } = listed;
         if (flags.json) return outJson({ proposals, quarantined });
@@ -48,11 +51,11 @@ export function registerApprove(cli: CAC): void {
   cli
     .command('approve <id>', 'Approve a proposed server (prop_...) or a quarantined tool (server/tool)')
     .action(async (id: string, flags: GlobalFlags) => {
-      const app = openApp(flags);
+      const app = await openApp(flags);
       try {
         if (id.includes('/')) {
           // approveQuarantinedTool names the key and the quarantined ones when it is not held.
-          approveQuarantinedTool(LOCAL_CALLER, app, id);
+          await approveQuarantinedTool(LOCAL_CALLER, app, id);
           return out(`approved tool "${id}": it is searchable and callable again`);
         }
         const r = await approveProposal(LOCAL_CALLER, site(app, writablePath(app)), id, localDecider());
@@ -72,9 +75,9 @@ export function registerApprove(cli: CAC): void {
 /** `carte reject ID`: a pending proposal is closed; nothing of it was ever started. */
 export function registerReject(cli: CAC): void {
   cli.command('reject <id>', 'Reject a proposed server').action(async (id: string, flags: GlobalFlags) => {
-    const app = openApp(flags);
+    const app = await openApp(flags);
     try {
-      const r = rejectProposal(LOCAL_CALLER, app, id, localDecider());
+      const r = await rejectProposal(LOCAL_CALLER, app, id, localDecider());
       out(`rejected ${id} (server "${r.server}")`);
     } finally {
       await app.close();

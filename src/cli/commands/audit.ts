@@ -44,13 +44,13 @@ export function registerAudit(cli: CAC): void {
       if (action !== undefined && !Object.hasOwn(AUDIT_ACTIONS, action))
         throw new CarteError('bad_input', `unknown audit action "${action}"; the only action is "export"`);
       const query = readQuery(flags, action === 'export');
-      const app = openApp(flags);
+      const app = await openApp(flags);
       try {
         if (action === 'export') {
-          const rows = app.store.activity.exportAudit(query);
+          const rows = await app.store.activity.exportAudit(query);
           return await outLines(map(rows, (row) => JSON.stringify(row)));
         }
-        const rows = app.store.activity.audit(query);
+        const rows = await app.store.activity.audit(query);
         if (flags.json) return outJson(rows);
         out(rows.length === 0 ? 'no audit rows match' : formatAudit(rows));
       } finally {

@@ -11,7 +11,7 @@ export function registerCall(cli: CAC): void {
     .option('--args <json>', 'Arguments as a JSON object')
     .option('--json', 'Print the raw result as JSON')
     .action(async (key: string, flags: GlobalFlags & { args?: string; json?: boolean }) => {
-      const app = openApp(flags);
+      const app = await openApp(flags);
       const abort = new AbortController();
       const onSigint = () => abort.abort();
       process.once('SIGINT', onSigint);

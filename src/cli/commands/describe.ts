@@ -9,9 +9,9 @@ export function registerDescribe(cli: CAC): void {
     .command('describe <key>', "Show one tool's schema and annotations")
     .option('--json', 'Print JSON')
     .action(async (key: string, flags: GlobalFlags & { json?: boolean }) => {
-      const app = openApp(flags);
+      const app = await openApp(flags);
       try {
-        const tool = app.gateway.describeTool(LOCAL_CALLER, key);
+        const tool = await app.gateway.describeTool(LOCAL_CALLER, key);
         if (flags.json) outJson(tool);
         else out(formatDetail(tool));
       } finally {

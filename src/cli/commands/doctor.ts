@@ -20,7 +20,7 @@ export function registerDoctor(cli: CAC): void {
     .action(async (flags: GlobalFlags) => {
       let app: App;
       try {
-        app = openApp(flags, 'silent');
+        app = await openApp(flags, 'silent');
       } catch (err) {
         const e = toCarteError(err);
         report([
@@ -64,11 +64,11 @@ async function examine(app: App): Promise<Finding[]> {
       ok: true,
       detail: `warning: ${w.path ? `${w.path}: ` : ''}${w.message}`,
     });
-  const store = app.gateway.checkStore(LOCAL_CALLER);
+  const store = await app.gateway.checkStore(LOCAL_CALLER);
   findings.push({
     check: 'store',
     ok: store.integrity === 'ok',
-    detail: `${store.path}: integrity ${store.integrity}`,
+    detail: `${store.engine} ${store.path}: integrity ${store.integrity}`,
     ...(store.integrity === 'ok'
       ? {}
       : { fix: 'move the file aside and run `carte sync` to rebuild the catalog', code: 'store' as const }),

@@ -60,7 +60,7 @@ export function registerAdd(cli: CAC): void {
         : { command: command[0]!, args: command.slice(1), env: parsePairs('--env', flags.env) };
       addServerToFile(path, id, server);
       note(`added server "${id}" to ${path}`);
-      const app = openApp({ ...flags, config: path });
+      const app = await openApp({ ...flags, config: path });
       try {
         const [report] = await syncWithProgress(app.gateway, { server: id });
         if (report?.status === 'failed') {
@@ -90,7 +90,7 @@ export function registerRemove(cli: CAC): void {
         throw new CarteError('bad_input', 'there is no config file to remove a server from');
       if (!removeServerFromFile(path, id))
         throw new CarteError('unknown_server', `unknown server "${id}" in ${path}`);
-      const app = openApp({ ...flags, config: path }); // opening the gateway prunes the removed server's tools
+      const app = await openApp({ ...flags, config: path }); // opening the gateway prunes the removed server's tools
       await app.close();
       out(`removed server "${id}" from ${path}`);
     });

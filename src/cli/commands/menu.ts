@@ -20,7 +20,7 @@ export function registerMenu(cli: CAC): void {
     .option('--json', 'Print JSON')
     .action(
       async (category: string | undefined, flags: GlobalFlags & { server?: string; json?: boolean }) => {
-        const app = openApp(flags);
+        const app = await openApp(flags);
         try {
           const scope = {
             ...(category === undefined ? {} : { category: String(category) }),

@@ -12,7 +12,7 @@ import {
   type ServerInput,
 } from '../../config/index.js';
 import { CarteError } from '../../errors.js';
-import { proposalClashes, unresolvedVariables } from '../../gateway/index.js';
+import { pendingOf, proposalClashes, unresolvedVariables } from '../../gateway/index.js';
 import { openApp, type App, type GlobalFlags } from '../shared/app.js';
 import { count, formatProblem, note, out } from '../shared/output.js';
 import { syncWithProgress } from './sync.js';
@@ -26,7 +26,7 @@ export function registerRegister(cli: CAC): void {
   cli
     .command('register <file>', 'Propose servers from a YAML or JSON file (Carte or mcpServers format)')
     .action(async (file: string, flags: GlobalFlags) => {
-      const app = openApp(flags);
+      const app = await openApp(flags);
       const approved: string[] = [];
       let writtenTo: string | undefined;
       let refused = 0;
@@ -39,14 +39,14 @@ export function registerRegister(cli: CAC): void {
         total = read.proposals.length;
         const source = `cli:${path}`;
         for (const p of read.proposals) {
-          const problems = [...p.problems, ...clashes(app, p.id)];
+          const problems = [...p.problems, ...(await clashes(app, p.id))];
           if (problems.length > 0) {
             refused++;
             out(`refused ${p.id}:`);
             for (const problem of problems) out(`  ${formatProblem(problem)}`);
-          } else if (p.allowedBy === undefined) holdPending(app, p, source);
+          } else if (p.allowedBy === undefined) await holdPending(app, p, source);
           else {
-            const path = approveAtOnce(app, p, source);
+            const path = await approveAtOnce(app, p, source);
             if (path !== undefined) {
               writtenTo = path;
               approved.push(p.id);
@@ -63,22 +63,28 @@ export function registerRegister(cli: CAC): void {
 }
 
 /** Writes a checked proposal to the config file now and returns the file; undefined when it cannot start yet. */
-function approveAtOnce(app: App, p: CheckedProposal, source: string): string | undefined {
+async function approveAtOnce(app: App, p: CheckedProposal, source: string): Promise<string | undefined> {
   const blocked = unresolved(app, p.id, p.server);
   const by = allowName(p.allowedBy!);
   if (blocked !== undefined) {
-    const held = app.store.proposals.insert({ serverId: p.id, config: p.server, source });
+    const held = await app.store.proposals.insert({ serverId: p.id, config: p.server, source });
     out(`pending ${p.id}: ${held.id} (matches ${by}, but ${blocked}; then run: carte approve ${held.id})`);
     return undefined;
   }
   const path = writeServer(app, p.id, p.server);
-  app.store.proposals.insert({ serverId: p.id, config: p.server, source, status: 'approved', decidedBy: by });
+  await app.store.proposals.insert({
+    serverId: p.id,
+    config: p.server,
+    source,
+    status: 'approved',
+    decidedBy: by,
+  });
   out(`approved ${p.id} (matches ${by}): added to ${path}`);
   return path;
 }
 
-function holdPending(app: App, p: CheckedProposal, source: string): void {
-  const held = app.store.proposals.insert({ serverId: p.id, config: p.server, source });
+async function holdPending(app: App, p: CheckedProposal, source: string): Promise<void> {
+  const held = await app.store.proposals.insert({ serverId: p.id, config: p.server, source });
   out(`pending ${p.id}: ${held.id} (approve with: carte approve ${held.id}, or carte reject ${held.id})`);
 }
 
@@ -88,8 +94,8 @@ function allowName(m: AllowMatch): string {
 }
 
 /** The server id is taken in the config, or already waits in another proposal. */
-function clashes(app: App, id: string): Problem[] {
-  return proposalClashes(app.store, app.config, id, undefined, app.path);
+async function clashes(app: App, id: string): Promise<Problem[]> {
+  return proposalClashes(await pendingOf(app.store), app.config, id, undefined, app.path);
 }
 
 /** Why the server could not load from the config file as it stands (an `${env:NAME}` not set), or undefined. */
@@ -119,7 +125,7 @@ function writeServer(app: App, id: string, server: Record<string, unknown>): str
 
 /** Discovers newly written servers with a fresh app over the config file they were written to. */
 export async function discover(flags: GlobalFlags, ids: string[], path: string): Promise<void> {
-  const app = openApp({ ...flags, config: path });
+  const app = await openApp({ ...flags, config: path });
   const failed: string[] = [];
   try {
     for (const id of ids) {

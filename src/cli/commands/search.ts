@@ -24,7 +24,7 @@ export function registerSearch(cli: CAC): void {
     .option('--min-relevance <x>', 'Drop results below this relevance (0 to 1)')
     .option('--json', 'Print JSON')
     .action(async (query: string[], flags: Flags) => {
-      const app = openApp(flags);
+      const app = await openApp(flags);
       try {
         const limit = parseIntFlag('--limit', flags.limit, 1, 50);
         const min = parseRelevance(flags.minRelevance);

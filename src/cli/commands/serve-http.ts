@@ -55,7 +55,7 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
     },
   );
   const server = await listenHttp(httpApp, { host, port });
-  if (!isLoopback(host)) warnExposed(app, host, anonymousProject);
+  if (!isLoopback(host)) await warnExposed(app, host, anonymousProject);
   printStart(app, { url: server.url, code: login.mint(), anonymousProject, ctx });
   await serveUntilStopped(app, flags, () => ({
     stop: () => server.stop().catch((err: Error) => app.logger.warn(`http: ${err.message}`)),
@@ -81,12 +81,12 @@ function checkAnonymous(app: App, id: string): void {
 }
 
 /** Off loopback, anyone on the network can reach the port: say what they get. */
-function warnExposed(app: App, host: string, anonymousProject: string | undefined): void {
+async function warnExposed(app: App, host: string, anonymousProject: string | undefined): Promise<void> {
   if (anonymousProject !== undefined)
     app.logger.warn(
       `listening on ${host} with anonymous access: anyone who reaches this port can search project "${anonymousProject}" without a token`,
     );
-  const live = listTokens(app.store).filter((t) => t.revokedAt === null);
+  const live = (await listTokens(app.store)).filter((t) => t.revokedAt === null);
   if (live.length === 0)
     app.logger.warn(
       `listening on ${host} and no bearer token exists yet: create one with "carte token create --project P --scope call"`,

@@ -31,7 +31,7 @@ export function registerServe(cli: CAC): void {
       'With --http: the project requests without a token use (search scope)',
     )
     .action(async (flags: ServeFlags) => {
-      const app = openApp(flags, 'info');
+      const app = await openApp(flags, 'info');
       // Checkpoint fsyncs would stall every request once a second: a worker thread takes them.
       app.store.checkpointInBackground((err) =>
         app.logger.warn(

@@ -9,7 +9,7 @@ export function registerServers(cli: CAC): void {
     .command('servers', 'List configured servers and their status')
     .option('--json', 'Print JSON')
     .action(async (flags: GlobalFlags & { json?: boolean }) => {
-      const app = openApp(flags);
+      const app = await openApp(flags);
       try {
         const servers = app.gateway.listServers(LOCAL_CALLER);
         if (flags.json) return outJson(servers);

@@ -33,9 +33,9 @@ export function registerStats(cli: CAC): void {
     .option('--json', 'Print JSON')
     .action(async (flags: GlobalFlags & { since?: string; json?: boolean }) => {
       const range = parseDurationFlag('--since', flags.since);
-      const app = openApp(flags);
+      const app = await openApp(flags);
       try {
-        const stats = readStats(app.store, range === undefined ? undefined : Date.now() - range);
+        const stats = await readStats(app.store, range === undefined ? undefined : Date.now() - range);
         if (flags.json) return outJson(stats);
         out(formatStats(stats, flags.since));
       } finally {
@@ -44,12 +44,15 @@ export function registerStats(cli: CAC): void {
     });
 }
 
-function readStats(store: Store, since: number | undefined): Stats {
+async function readStats(store: Store, since: number | undefined): Promise<Stats> {
   const range = since === undefined ? {} : { since };
-  const s = store.activity.sessionStats(range);
-  const usage = store.activity.usageByTool(range);
+  const [s, usage, keys] = await Promise.all([
+    store.activity.sessionStats(range),
+    store.activity.usageByTool(range),
+    store.tools.listKeys(),
+  ]);
   const tokensSaved = s.tokensListing - s.tokensSent;
-  const known = new Set(store.tools.listKeys());
+  const known = new Set(keys);
   return {
     since: since === undefined ? null : new Date(since).toISOString(),
     ...s,

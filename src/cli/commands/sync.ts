@@ -11,7 +11,7 @@ export function registerSync(cli: CAC): void {
     .option('--server <id>', 'Only this server')
     .option('--json', 'Print JSON')
     .action(async (flags: GlobalFlags & { server?: string; json?: boolean }) => {
-      const app = openApp(flags);
+      const app = await openApp(flags);
       try {
         const reports = await syncWithProgress(app.gateway, {
           ...(flags.server ? { server: flags.server } : {}),

@@ -65,18 +65,18 @@ export function registerToken(cli: CAC): void {
           'carte token revoke needs a token id; run "carte token list" to see them',
         );
       const expiresInMs = parseDurationFlag('--expires', flags.expires);
-      const app = openApp(flags);
+      const app = await openApp(flags);
       try {
-        if (action === 'create') create(app, flags, expiresInMs);
-        else if (action === 'list') list(app, flags.json === true);
-        else revoke(app, String(id));
+        if (action === 'create') await create(app, flags, expiresInMs);
+        else if (action === 'list') await list(app, flags.json === true);
+        else await revoke(app, String(id));
       } finally {
         await app.close();
       }
     });
 }
 
-function create(app: App, flags: TokenFlags, expiresInMs: number | undefined): void {
+async function create(app: App, flags: TokenFlags, expiresInMs: number | undefined): Promise<void> {
   const projects = new Set(projectsFromConfig(app.config).keys());
   if (flags.project === undefined || String(flags.project) === '') {
     const known = [...projects].map((p) => JSON.stringify(p)).join(', ');
@@ -86,7 +86,7 @@ function create(app: App, flags: TokenFlags, expiresInMs: number | undefined): v
     );
   }
   const scopes = [flags.scope ?? 'search'].flat().flatMap((s) => String(s).split(','));
-  const created = createToken(
+  const created = await createToken(
     app.store,
     {
       project: String(flags.project),
@@ -106,9 +106,9 @@ function create(app: App, flags: TokenFlags, expiresInMs: number | undefined): v
   out(created.token);
 }
 
-function list(app: App, json: boolean): void {
+async function list(app: App, json: boolean): Promise<void> {
   const now = Date.now();
-  const tokens = listTokens(app.store);
+  const tokens = await listTokens(app.store);
   if (json) return outJson(tokens.map((t) => toJson(t, now)));
   if (tokens.length === 0) return out('no tokens; create one with "carte token create --project P"');
   const rows = tokens.map((t) => [
@@ -126,8 +126,8 @@ function list(app: App, json: boolean): void {
   );
 }
 
-function revoke(app: App, id: string): void {
-  const { token, revoked } = revokeToken(app.store, id, Date.now());
+async function revoke(app: App, id: string): Promise<void> {
+  const { token, revoked } = await revokeToken(app.store, id, Date.now());
   out(
     revoked
       ? `revoked token ${token.id}`

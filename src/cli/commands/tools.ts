@@ -48,9 +48,9 @@ export function registerTools(cli: CAC): void {
     .option('--usage', 'Add calls, error rate, median latency and last use; most called first')
     .option('--json', 'Print JSON')
     .action(async (flags: ToolsFlags) => {
-      const app = openApp(flags);
+      const app = await openApp(flags);
       try {
-        const all = toolLines(app, flags);
+        const all = await toolLines(app, flags);
         const lines = all.filter((t) => t.visible !== (flags.hidden === true));
         if (flags.json) return outJson(lines);
         if (lines.length > 0) out(formatTools(lines, flags));
@@ -61,10 +61,12 @@ export function registerTools(cli: CAC): void {
     });
 }
 
-function toolLines(app: App, flags: ToolsFlags): ToolLine[] {
+async function toolLines(app: App, flags: ToolsFlags): Promise<ToolLine[]> {
   const server = flags.server === undefined ? undefined : app.gateway.server(String(flags.server)).id;
   const category = flags.category === undefined ? undefined : checkCategory(String(flags.category));
-  const usage = flags.usage ? new Map(app.store.activity.usageByTool().map((u) => [u.key, u])) : undefined;
+  const usage = flags.usage
+    ? new Map((await app.store.activity.usageByTool()).map((u) => [u.key, u]))
+    : undefined;
   const lines = app.gateway
     .toolVerdicts(LOCAL_CALLER)
     .filter(({ key, verdict }) => {

@@ -79,14 +79,14 @@ export interface App extends LoadedConfig {
 }
 
 /** Loads the config, opens the store under the data dir and builds the gateway. */
-export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): App {
+export async function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Promise<App> {
   const logger = createLogger(logLevel(flags.logLevel ?? process.env.CARTE_LOG_LEVEL, defaultLevel));
   const loaded = loadConfig(flags);
   for (const w of loaded.warnings) logger.warn(`${loaded.path}: ${formatProblem(w)}`);
-  const store = openStore(join(loaded.dataDir, 'carte.db'), {
+  const store = await openStore(storeLocation(loaded), {
     activity: { retentionDays: loaded.config.audit.retentionDays },
   });
-  const gateway = new Gateway({
+  const gateway = await Gateway.open({
     servers: serversFromConfig(loaded.config),
     store,
     logger,
@@ -104,9 +104,26 @@ export function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Ap
     logger,
     close: async () => {
       await gateway.close();
-      store.close();
+      await store.close();
     },
   };
+}
+
+/**
+ * Where the store lives: CARTE_DATABASE_URL, else the config's `store.url` (both PostgreSQL), else
+ * the SQLite file in the data dir.
+ */
+export function storeLocation(loaded: Pick<LoadedConfig, 'config' | 'dataDir'>): string {
+  const fromEnv = process.env.CARTE_DATABASE_URL;
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (!/^postgres(ql)?:\/\/\S+$/i.test(fromEnv))
+      throw new CarteError(
+        'bad_config',
+        'CARTE_DATABASE_URL is not a postgres:// or postgresql:// URL; unset it to use SQLite in the data dir',
+      );
+    return fromEnv;
+  }
+  return loaded.config.store.url ?? join(loaded.dataDir, 'carte.db');
 }
 
 /**

@@ -45,6 +45,19 @@ export const AuditSchema = z
   })
   .describe('The audit log: every search, browse, describe, call and admin action.');
 
+/** Where the store lives (docs/operations.md, "Running Carte for a team"). */
+export const StoreSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A PostgreSQL URL (postgres://user:password@host:5432/db) shared by a team\'s replicas; ${env:NAME} works here, and CARTE_DATABASE_URL wins over it. Absent: SQLite in the data dir.',
+      ),
+  })
+  .describe('The store: SQLite in the data dir by default, or a PostgreSQL database for a team.');
+
 /** Registration of new servers (docs/security.md, "Registration"). */
 export const RegistrationSchema = z
   .strictObject({

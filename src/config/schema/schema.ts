@@ -2,12 +2,12 @@ import { z } from 'zod';
 
 import { SERVER_ID_PATTERN } from './server-id-pattern.js';
 import { CALL_CLASSES, CATEGORY_IDS, ExposureSchema, MenuSchema, ToolRuleSchema } from './schema-menu.js';
-import { AuditSchema, ProjectSchema, RegistrationSchema } from './schema-trust.js';
+import { AuditSchema, ProjectSchema, RegistrationSchema, StoreSchema } from './schema-trust.js';
 import { HttpSchema } from './schema-http.js';
 import { LlmRerankSchema } from './schema-rerank.js';
 
 export { SERVER_ID_PATTERN, CALL_CLASSES, CATEGORY_IDS, ExposureSchema, MenuSchema, ToolRuleSchema };
-export { AuditSchema, ProjectSchema, RegistrationSchema };
+export { AuditSchema, ProjectSchema, RegistrationSchema, StoreSchema };
 export { HttpSchema };
 export type { CallClass, CategoryId } from './schema-menu.js';
 
@@ -251,6 +251,7 @@ export const ConfigSchema = z
         'Projects by id. No default: one implicit project "default" that sees every server (docs/security.md).',
       ),
     audit: AuditSchema.prefault({}),
+    store: StoreSchema.prefault({}),
     registration: RegistrationSchema.prefault({}),
     http: HttpSchema.prefault({}),
   })
@@ -267,5 +268,6 @@ export type ExposureConfig = CarteConfig['exposure'];
 export type MenuConfig = CarteConfig['menu'];
 export type ProjectConfig = z.output<typeof ProjectSchema>;
 export type AuditConfig = CarteConfig['audit'];
+export type StoreConfig = CarteConfig['store'];
 export type RegistrationConfig = CarteConfig['registration'];
 export type HttpConfig = CarteConfig['http'];

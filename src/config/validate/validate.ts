@@ -5,12 +5,14 @@ import { reportIssues } from '../problems/issues.js';
 import { describeValue, isRecord, type Problems, type Segment } from '../problems/problems.js';
 import { resolveSearch } from './resolve-search.js';
 import { resolveServer } from './resolve-server.js';
+import { resolveStore } from './resolve-store.js';
 import {
   ConfigSchema,
   ExposureSchema,
   MenuSchema,
   AuditSchema,
   RegistrationSchema,
+  StoreSchema,
   LimitsSchema,
   RemoteEmbeddingsSchema,
   RemoteRerankSchema,
@@ -66,6 +68,8 @@ export function validateConfig(
   const exposure = checkSection(ExposureSchema, 'exposure', doc.exposure, out);
   const menu = checkSection(MenuSchema, 'menu', doc.menu, out);
   const audit = checkSection(AuditSchema, 'audit', doc.audit, out);
+  const storeAsWritten = checkSection(StoreSchema, 'store', doc.store, out);
+  const store = storeAsWritten && resolveStore(storeAsWritten, opts, out);
   const registration = checkSection(RegistrationSchema, 'registration', doc.registration, out);
   const serverIds = isRecord(doc.servers) ? Object.keys(doc.servers) : [];
   const projects = validateProjects(doc.projects, serverIds, out);
@@ -80,7 +84,7 @@ export function validateConfig(
     servers[id] = resolved;
   }
   if (out.errors.length > start || !search || !limits || !exposure || !menu || !rules) return undefined;
-  if (!audit || !registration || !projects.ok || !http) return undefined;
+  if (!audit || !store || !registration || !projects.ok || !http) return undefined;
   const $schema = typeof doc.$schema === 'string' ? { $schema: doc.$schema } : {};
   return {
     ...$schema,
@@ -91,6 +95,7 @@ export function validateConfig(
     exposure,
     menu,
     audit,
+    store,
     registration,
     http,
     ...(projects.projects ? { projects: projects.projects } : {}),
@@ -119,6 +124,7 @@ type Section =
   | typeof ExposureSchema
   | typeof MenuSchema
   | typeof AuditSchema
+  | typeof StoreSchema
   | typeof RegistrationSchema;
 
 /** Keys of the objects nested in a section, by their dotted path, for "did you mean". */

@@ -21,7 +21,7 @@ const NAME_PATTERN = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]{1,64}$/u;
 const BEARER = /^Bearer +(\S+) *$/i;
 const NEW_TOKEN = 'create one with "carte token create --project P"';
 
-type TokenRow = ReturnType<Store['tokens']['list']>[number];
+type TokenRow = Awaited<ReturnType<Store['tokens']['list']>>[number];
 
 /** A token as anyone may see it: never the secret or its hash. Times are unix epoch ms. */
 export type TokenInfo = Omit<TokenRow, 'hash'>;
@@ -42,7 +42,7 @@ export interface CreateTokenInput {
 }
 
 /** Creates a token and stores its hash; the returned secret is the only copy. */
-export function createToken(store: Store, input: CreateTokenInput, now: number): CreatedToken {
+export async function createToken(store: Store, input: CreateTokenInput, now: number): Promise<CreatedToken> {
   const scopes = checkScopes(input.scopes);
   checkProject(input.project, input.projects);
   const name = input.name ?? null;
@@ -56,7 +56,7 @@ export function createToken(store: Store, input: CreateTokenInput, now: number):
     );
   const token = TOKEN_PREFIX + randomBytes(SECRET_BYTES).toString('base64url');
   const row = {
-    id: newId(store),
+    id: await newId(store),
     name,
     project: input.project,
     scopes,
@@ -64,28 +64,28 @@ export function createToken(store: Store, input: CreateTokenInput, now: number):
     createdAt: now,
     expiresAt: expiresInMs === undefined ? null : now + expiresInMs,
   };
-  store.tokens.insert(row);
+  await store.tokens.insert(row);
   const { hash: _hash, ...info } = row;
   return { ...info, lastUsedAt: null, revokedAt: null, token };
 }
 
 /** Every token without its hash, oldest first. */
-export function listTokens(store: Store): TokenInfo[] {
-  return store.tokens.list().map(({ hash: _hash, ...info }) => info);
+export async function listTokens(store: Store): Promise<TokenInfo[]> {
+  return (await store.tokens.list()).map(({ hash: _hash, ...info }) => info);
 }
 
 /**
  * Revokes a token by id, or by the secret itself (a leaked token whose id is not at hand).
  * Returns its info and whether this call revoked it (false: it already was).
  */
-export function revokeToken(
+export async function revokeToken(
   store: Store,
   idOrToken: string,
   now: number,
-): { token: TokenInfo; revoked: boolean } {
+): Promise<{ token: TokenInfo; revoked: boolean }> {
   let id = idOrToken;
   if (idOrToken.startsWith(TOKEN_PREFIX)) {
-    const row = TOKEN_PATTERN.test(idOrToken) ? findToken(store, idOrToken) : undefined;
+    const row = TOKEN_PATTERN.test(idOrToken) ? await findToken(store, idOrToken) : undefined;
     // Never echo the secret, not even in part.
     if (!row)
       throw new CarteError(
@@ -94,8 +94,8 @@ export function revokeToken(
       );
     id = row.id;
   }
-  const revoked = store.tokens.revoke(id, now);
-  const { hash: _hash, ...token } = store.tokens.get(id)!;
+  const revoked = await store.tokens.revoke(id, now);
+  const { hash: _hash, ...token } = (await store.tokens.get(id))!;
   return { token, revoked };
 }
 
@@ -118,11 +118,11 @@ export interface ResolveOptions {
  * The caller an `Authorization` header names. Throws `unauthorized` saying what is wrong and
  * what to do; no message ever contains the token or any part of it.
  */
-export function resolveBearer(
+export async function resolveBearer(
   store: Store,
   authorization: string | undefined,
   opts: ResolveOptions,
-): CallerContext {
+): Promise<CallerContext> {
   if (authorization === undefined || authorization.trim() === '')
     throw unauthorized(`missing Authorization header; send "Authorization: Bearer <token>" (${NEW_TOKEN})`);
   const token = BEARER.exec(authorization)?.[1];
@@ -136,7 +136,7 @@ export function resolveBearer(
   const issued = opts.issued?.(hash);
   if (issued !== undefined) return issued;
   // Cached for up to TOKEN_CACHE_TTL_MS (store/tokens-repo.ts): revocation and expiry are checked below.
-  const row = matching(store.tokens.findByHashCached(hash, opts.now), hash);
+  const row = matching(await store.tokens.findByHashCached(hash, opts.now), hash);
   if (!row) throw unauthorized(`the bearer token is not known to this Carte; ${NEW_TOKEN}`);
   const who = `token ${row.id}`;
   if (row.revokedAt !== null)
@@ -147,7 +147,8 @@ export function resolveBearer(
     throw unauthorized(
       `${who} belongs to project ${quote(row.project)}, which is no longer configured; ask for a new one`,
     );
-  store.tokens.touchLastUsed(row.id, opts.now);
+  // Not awaited: when a token was last used is not worth a request's wait (or its failure).
+  store.tokens.touchLastUsed(row.id, opts.now).catch(() => undefined);
   return Object.freeze({ projectId: row.project, scopes: Object.freeze([...row.scopes]), tokenId: row.id });
 }
 
@@ -158,9 +159,9 @@ function hashToken(token: string): string {
 }
 
 /** The stored row for a secret (uncached: revoking by secret). */
-function findToken(store: Store, token: string): TokenRow | undefined {
+async function findToken(store: Store, token: string): Promise<TokenRow | undefined> {
   const hash = hashToken(token);
-  return matching(store.tokens.findByHash(hash), hash);
+  return matching(await store.tokens.findByHash(hash), hash);
 }
 
 /** The row when its hash is the one given; the hashes are compared in constant time once found. */
@@ -195,10 +196,10 @@ function checkProject(project: string, projects: ReadonlySet<string> | undefined
 }
 
 /** A fresh public id, `tok_` and 8 hex characters (retried in the rare case it is taken). */
-function newId(store: Store): string {
+async function newId(store: Store): Promise<string> {
   for (;;) {
     const id = `tok_${randomBytes(4).toString('hex')}`;
-    if (!store.tokens.get(id)) return id;
+    if (!(await store.tokens.get(id))) return id;
   }
 }
 

@@ -4,6 +4,7 @@ import { closestKeys } from '../../catalog/index.js';
 import { CarteError, quote } from '../../errors.js';
 import type { VisibilityPolicy } from '../../policy/index.js';
 import type { Store, ToolRow } from '../../store/index.js';
+import type { CatalogMirror } from '../shared/catalog-mirror.js';
 import type { GatewayServer, ServerSummary } from '../shared/types.js';
 import type { ToolRows } from './tool-rows.js';
 import type { Upstreams } from './upstreams.js';
@@ -30,13 +31,13 @@ export interface ToolLookup {
  * A stored tool the caller may see, or an error saying why there is none (and near visible keys).
  * A hidden tool answers exactly like an unknown one, and is never suggested.
  */
-export function lookupTool(store: Store, lookup: ToolLookup, key: string): ToolRow {
+export async function lookupTool(store: Store, lookup: ToolLookup, key: string): Promise<ToolRow> {
   const { policy } = lookup;
-  const t = typeof key === 'string' && policy.canSee(key) ? lookup.rows.get(key) : undefined;
+  const t = typeof key === 'string' && policy.canSee(key) ? await lookup.rows.get(key) : undefined;
   if (t) return t;
   const servers = lookup.servers();
   const serverId = String(key).split('/')[0] ?? '';
-  const row = servers.has(serverId) ? store.servers.get(serverId) : undefined;
+  const row = servers.has(serverId) ? await store.servers.get(serverId) : undefined;
   if (row && row.status !== 'success' && row.toolCount === 0) {
     const head = `unknown tool ${quote(key)}: server "${serverId}" has no tools in the catalog because`;
     if (row.status !== 'failed')
@@ -54,8 +55,12 @@ export function lookupTool(store: Store, lookup: ToolLookup, key: string): ToolR
 }
 
 /** A server as listings show it: config, stored discovery state and live connection state. */
-export function serverSummary(store: Store, upstreams: Upstreams, s: GatewayServer): ServerSummary {
-  const row = store.servers.get(s.id);
+export function serverSummary(
+  mirror: Pick<CatalogMirror, 'server'>,
+  upstreams: Upstreams,
+  s: GatewayServer,
+): ServerSummary {
+  const row = mirror.server(s.id);
   return {
     id: s.id,
     enabled: s.enabled,
@@ -74,11 +79,11 @@ export function serverSummary(store: Store, upstreams: Upstreams, s: GatewayServ
 
 /** Each server's description for search: the configured one, else the server's own instructions. */
 export function serverDescriptions(
-  store: Store,
+  mirror: Pick<CatalogMirror, 'servers'>,
   servers: ReadonlyMap<string, GatewayServer>,
 ): Map<string, string> {
   return new Map(
-    store.servers.list().flatMap((r) => {
+    [...mirror.servers.values()].flatMap((r) => {
       const d = servers.get(r.id)?.description ?? r.instructions;
       return d ? [[r.id, d] as const] : [];
     }),

@@ -50,16 +50,16 @@ export async function applyReload(
   deps: { store: Store; upstreams: Upstreams },
   current: ReadonlyMap<string, GatewayServer>,
   servers: readonly GatewayServer[],
-  changed: () => void,
+  changed: () => Promise<void>,
 ): Promise<ReloadReport> {
   const { store, upstreams } = deps;
   const next = new Map(servers.map((s) => [s.id, s]));
   const report: ReloadReport = { ...planReload(current, servers), syncs: [] };
   for (const id of [...report.removed, ...report.changed]) await upstreams.close(id);
   for (const id of report.updated) if (!next.get(id)!.enabled) await upstreams.close(id);
-  store.servers.pruneExcept([...next.keys()]);
-  for (const s of servers) store.servers.reconcileConfig(s.id, s.configHash);
-  changed();
+  await store.servers.pruneExcept([...next.keys()]);
+  for (const s of servers) await store.servers.reconcileConfig(s.id, s.configHash);
+  await changed();
   const rediscover = [...report.added, ...report.changed].map((id) => next.get(id)!).filter((s) => s.enabled);
   report.syncs = await Promise.all(rediscover.map((s) => upstreams.sync(s)));
   return report;

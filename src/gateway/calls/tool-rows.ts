@@ -13,10 +13,10 @@ export class ToolRows {
   constructor(private readonly store: Pick<Store, 'tools'>) {}
 
   /** The stored row (frozen, shared by every caller), or undefined for an unknown key. */
-  get(key: string): ToolRow | undefined {
+  async get(key: string): Promise<ToolRow | undefined> {
     const held = this.rows.get(key);
     if (held) return held;
-    const row = this.store.tools.get(key);
+    const row = await this.store.tools.get(key);
     if (!row) return undefined;
     if (this.rows.size >= TOOL_ROWS_MAX) this.rows.clear();
     this.rows.set(key, deepFreeze(row));

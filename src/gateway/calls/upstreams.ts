@@ -32,7 +32,7 @@ export class Upstreams {
     private readonly store: Store,
     private readonly logger: Logger,
     private readonly limits: UpstreamLimits,
-    private readonly onCatalogChange: () => void,
+    private readonly onCatalogChange: () => Promise<void>,
     private readonly lifecycle: LifecycleOptions = LIFECYCLE_DEFAULTS,
   ) {}
 
@@ -61,7 +61,7 @@ export class Upstreams {
       const conn = await this.pool.connect(server.id, server.target, {
         timeoutMs: server.discoveryTimeoutMs,
         logger: this.logger,
-        known: this.knownEra(server.id),
+        known: await this.knownEra(server.id),
         maxMessageBytes: this.limits.maxResultBytes,
         onToolsChanged: () => this.relist(server),
         onClose: (expected) => this.onClosed(server, expected),
@@ -142,7 +142,7 @@ export class Upstreams {
       serverDescription: server.description,
       pin: server.pin,
     });
-    this.onCatalogChange();
+    await this.onCatalogChange();
     return report;
   }
 
@@ -157,7 +157,7 @@ export class Upstreams {
       try {
         const conn = await this.connection(server, { relist: false });
         const tools = await conn.listTools(server.discoveryTimeoutMs);
-        const report = applyDiscovery(
+        const report = await applyDiscovery(
           this.store,
           server.id,
           { tools, protocolEra: conn.info.protocolEra, ...pickInfo(conn) },
@@ -166,7 +166,7 @@ export class Upstreams {
         this.logger.info(
           `[${server.id}] tool list changed: ${report.toolCount} tools (+${report.added} ~${report.changed} -${report.removed})`,
         );
-        this.onCatalogChange();
+        await this.onCatalogChange();
       } catch (err) {
         this.logger.warn(`[${server.id}] re-list after list_changed failed: ${(err as Error).message}`);
       } finally {
@@ -207,8 +207,8 @@ export class Upstreams {
   }
 
   /** What the store remembers of the server's protocol era, for a probe-free reconnect. */
-  private knownEra(id: string): KnownEra | null {
-    const row = this.store.servers.get(id);
+  private async knownEra(id: string): Promise<KnownEra | null> {
+    const row = await this.store.servers.get(id);
     if (!row?.protocolEra) return null;
     return { version: row.protocolEra, ...(row.discoverResult ? { discover: row.discoverResult } : {}) };
   }

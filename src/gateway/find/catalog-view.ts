@@ -5,6 +5,7 @@ import {
   type SearchDoc,
 } from '../../search/index.js';
 import type { Store, ToolSearchRow } from '../../store/index.js';
+import type { CatalogMirror } from '../shared/catalog-mirror.js';
 import type { VisibilityPolicy } from '../../policy/index.js';
 import { buildIndexWithSnapshot } from './index-snapshot.js';
 
@@ -29,8 +30,9 @@ export function toSearchDoc(
 }
 
 /**
- * The searchable view of the stored catalog. It is rebuilt lazily after a change, so a burst of
- * syncs costs one rebuild, and reads never start an upstream.
+ * The searchable view of the stored catalog (its in-memory mirror). `prepare` rebuilds it after a
+ * change, reading a stored snapshot of the analysis when one matches; a search that comes first
+ * builds it without one. Reads never start an upstream or wait on the database.
  */
 export class CatalogView {
   private index: LexicalIndex | null = null;
@@ -43,7 +45,8 @@ export class CatalogView {
   version = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'snapshots'>,
+    private readonly mirror: Pick<CatalogMirror, 'tools'>,
     /** Which tools belong in the index and how they are filed (taken once per rebuild). */
     private readonly policy: () => VisibilityPolicy,
     private readonly serverDescriptions: () => ReadonlyMap<string, string>,
@@ -64,26 +67,45 @@ export class CatalogView {
     return { version: this.builtVersion, rows: [...this.rows.values()], docs: this.docs, lexicalState };
   }
 
+  /** Builds the index for the current catalog now, from a stored snapshot when one matches. */
+  async prepare(): Promise<void> {
+    if (this.index) return;
+    const version = this.version;
+    const docs = this.collect();
+    const started = performance.now();
+    const { index, from } = await buildIndexWithSnapshot(docs.docs, {
+      snapshots: this.store.snapshots,
+      warn: (message) => this.log.warn(message),
+    });
+    if (this.version !== version || this.index) return; // changed (or built) meanwhile
+    this.install(docs, index);
+    const how = { snapshot: 'read from its snapshot', build: 'built, snapshot stored', small: 'built' };
+    this.log.debug(
+      `search index: ${docs.docs.length} tools, ${how[from]} in ${Math.round(performance.now() - started)} ms`,
+    );
+  }
+
   searchIndex(): LexicalIndex {
     if (!this.index) {
-      const policy = this.policy();
-      const descriptions = this.serverDescriptions();
-      const rows = this.store.tools.listForSearch().filter((t) => policy.isIndexed(t.key));
-      this.rows = new Map(rows.map((t) => [t.key, t]));
-      this.docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId), policy.verdict(t.key)));
-      const started = performance.now();
-      const { index, from } = buildIndexWithSnapshot(this.docs, {
-        snapshots: this.store.snapshots,
-        warn: (message) => this.log.warn(message),
-      });
-      this.index = index;
-      const how = { snapshot: 'read from its snapshot', build: 'built, snapshot stored', small: 'built' };
-      this.log.debug(
-        `search index: ${this.docs.length} tools, ${how[from]} in ${Math.round(performance.now() - started)} ms`,
-      );
-      this.builtVersion = this.version;
+      const docs = this.collect();
+      this.install(docs, buildSearchIndex(docs.docs));
     }
-    return this.index;
+    return this.index!;
+  }
+
+  private collect(): { rows: ToolSearchRow[]; docs: SearchDoc[] } {
+    const policy = this.policy();
+    const descriptions = this.serverDescriptions();
+    const rows = this.mirror.tools.filter((t) => policy.isIndexed(t.key));
+    const docs = rows.map((t) => toSearchDoc(t, descriptions.get(t.serverId), policy.verdict(t.key)));
+    return { rows, docs };
+  }
+
+  private install({ rows, docs }: { rows: ToolSearchRow[]; docs: SearchDoc[] }, index: LexicalIndex): void {
+    this.rows = new Map(rows.map((t) => [t.key, t]));
+    this.docs = docs;
+    this.index = index;
+    this.builtVersion = this.version;
   }
 
   /**

@@ -42,6 +42,9 @@ export class GatewaySearch {
   ): Promise<SearchOutcome> {
     const { audit, toolSearch } = this.parts;
     return audited(audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, async () => {
+      const { policies, hotList } = this.parts;
+      await policies.noticeExternalChange();
+      await hotList.refresh(policies.project(ctx).id);
       const { text, options, call } = this.plan(ctx, query, req);
       const { hits, meta } = await toolSearch.search(text, options, { ...req, ...call });
       const results = this.results(ctx, hits);

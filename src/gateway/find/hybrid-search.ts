@@ -174,13 +174,13 @@ export class HybridSearch {
     return { state: this.progress || this.modelOk ? 'embedding' : 'loading' };
   }
 
-  status(): SearchStatus {
+  async status(): Promise<SearchStatus> {
     const model = this.modelId;
     const { reason } = this.health.report();
     return {
       strategy: 'hybrid' as const,
       model,
-      cachedVectors: this.options.store.vectors.count(model),
+      cachedVectors: await this.options.store.vectors.count(model),
       ...this.state(),
       ...(reason === undefined ? {} : { reason }),
       ...(this.job && this.progress ? { progress: this.progress } : {}),
@@ -236,7 +236,7 @@ export class HybridSearch {
       const failures = this.health.succeed();
       if (failures > 0)
         this.options.logger.info(`search: hybrid search works again after ${failures} failures`);
-      this.prune();
+      await this.prune();
     } catch (err) {
       if (!this.closed) this.fail(err);
     }
@@ -281,9 +281,9 @@ export class HybridSearch {
    * the store holds no more vectors than the catalog uses, none is stale: skipped (a count, not the
    * 84 ms DELETE ... NOT IN of 7k hashes on every start).
    */
-  private prune(): void {
+  private async prune(): Promise<void> {
     const { store } = this.options;
-    if (store.vectors.count(this.modelId) <= this.heldVectors) return;
-    store.vectors.prune(store.tools.listContentHashes(), this.modelId);
+    if ((await store.vectors.count(this.modelId)) <= this.heldVectors) return;
+    await store.vectors.prune(await store.tools.listContentHashes(), this.modelId);
   }
 }

@@ -29,7 +29,7 @@ export async function catalogVectors(
   if (embedder.dimension === 0) await embedder.embed(['dimension probe']);
   if (options.isClosed()) return undefined;
   const { dimension } = embedder;
-  const cached = store.vectors.getMany(
+  const cached = await store.vectors.getMany(
     rows.map((r) => r.contentHash),
     modelId,
     dimension,
@@ -48,7 +48,7 @@ export async function catalogVectors(
     );
     if (options.isClosed()) return undefined;
     const written = slice.map(([hash], j) => ({ hash, vector: got[j]! }));
-    store.vectors.putMany(written, modelId, dimension);
+    await store.vectors.putMany(written, modelId, dimension);
     for (const { hash, vector } of written) cached.set(hash, vector);
     options.onProgress({ done: i + slice.length, total: todo.length });
   }

@@ -10,7 +10,7 @@ import {
   type SearchDoc,
   type LexicalIndex,
 } from '../../search/index.js';
-import type { SnapshotsRepo } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
 
 /**
  * Catalogs smaller than this build in a few milliseconds: a snapshot would cost more to store
@@ -19,23 +19,23 @@ import type { SnapshotsRepo } from '../../store/index.js';
 export const SNAPSHOT_MIN_TOOLS = 1000;
 
 export interface IndexSnapshotOptions {
-  snapshots: SnapshotsRepo;
+  snapshots: Pick<Store['snapshots'], 'get' | 'put'>;
   /** Told when a snapshot cannot be read or written; the search itself never fails for it. */
   warn: (message: string) => void;
   minTools?: number;
 }
 
 /** The lexical index over `docs`; `from` says whether a snapshot served it. */
-export function buildIndexWithSnapshot(
+export async function buildIndexWithSnapshot(
   docs: readonly SearchDoc[],
   opts: IndexSnapshotOptions,
-): { index: LexicalIndex; from: 'snapshot' | 'build' | 'small' } {
+): Promise<{ index: LexicalIndex; from: 'snapshot' | 'build' | 'small' }> {
   if (docs.length < (opts.minTools ?? SNAPSHOT_MIN_TOOLS))
     return { index: buildSearchIndex(docs), from: 'small' };
   const key = snapshotKey(docs, RANKER_DEFAULTS);
   let state: LexicalState | undefined;
   try {
-    const bytes = opts.snapshots.get(key);
+    const bytes = await opts.snapshots.get(key);
     if (bytes) state = decodeLexicalState(bytes, docs.length);
   } catch (err) {
     opts.warn(`search snapshot not used, rebuilding the index: ${(err as Error).message}`);
@@ -43,7 +43,7 @@ export function buildIndexWithSnapshot(
   const index = buildSearchIndex(docs, {}, state);
   if (!state) {
     try {
-      opts.snapshots.put(key, encodeLexicalState(index.lexicalState));
+      await opts.snapshots.put(key, encodeLexicalState(index.lexicalState));
     } catch (err) {
       opts.warn(`search snapshot not stored (the next cold start rebuilds it): ${(err as Error).message}`);
     }

@@ -136,9 +136,9 @@ export class ToolSearch {
     return this.status();
   }
 
-  status(): SearchStatus {
+  async status(): Promise<SearchStatus> {
     const { strategy } = this.options;
-    const base: SearchStatus = this.hybrid?.status() ?? { strategy, state: 'lexical' };
+    const base: SearchStatus = (await this.hybrid?.status()) ?? { strategy, state: 'lexical' };
     const llm = this.options.rerank;
     const rerank = llm ? (llm.reranker?.id ?? SAMPLING_PROVIDER) : this.reranker?.id;
     return { ...base, strategy, ...(rerank ? { rerank } : {}) };

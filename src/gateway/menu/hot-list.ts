@@ -1,6 +1,7 @@
 // The hot list (T0) and the usage the search prior reads: recency-weighted call counts from the
 // activity table, read at most once per HOT_REFRESH_MS and again after a catalog change, never
-// per request (the query scans the recent calls).
+// per request (the query scans the recent calls). Reads are async (the store may be PostgreSQL):
+// the async paths await `refresh` first; the synchronous ones read what is held.
 import type { VisibilityPolicy } from '../../policy/index.js';
 import type { Store } from '../../store/index.js';
 
@@ -18,9 +19,14 @@ export interface HotListOptions {
 
 export const HOT_LIST_DEFAULTS: HotListOptions = { size: 12, halfLifeDays: 7 };
 
+const NO_SCORES: ReadonlyMap<string, number> = new Map();
+
 export class HotList {
   /** Per project: its scores and when they were read. */
   private read = new Map<string, { scores: Map<string, number>; at: number }>();
+  private readonly pending = new Map<string, Promise<void>>();
+  /** Goes up on every invalidate: a read begun before one is not kept. */
+  private generation = 0;
   private warned = false;
 
   constructor(
@@ -39,16 +45,37 @@ export class HotList {
   /** Forget the scores (the catalog changed: keys may have gone). */
   invalidate(): void {
     this.read.clear();
+    this.generation++;
   }
 
-  /** Each used tool's recency-weighted call count in `project` (empty when the table cannot be read). */
+  /**
+   * Each used tool's recency-weighted call count in `project`, as last read (empty before the
+   * first read or when the table cannot be read); a stale read starts a new one for later callers.
+   */
   usage(project: string): ReadonlyMap<string, number> {
-    const now = this.now();
     const held = this.read.get(project);
-    if (held && now - held.at < HOT_REFRESH_MS) return held.scores;
+    if (!held || this.now() - held.at >= HOT_REFRESH_MS) void this.refresh(project);
+    return held?.scores ?? NO_SCORES;
+  }
+
+  /** Reads `project`'s scores unless a read younger than HOT_REFRESH_MS is held (the async paths await it). */
+  refresh(project: string): Promise<void> {
+    const held = this.read.get(project);
+    if (held && this.now() - held.at < HOT_REFRESH_MS) return Promise.resolve();
+    let pending = this.pending.get(project);
+    if (!pending) {
+      pending = this.readScores(project).finally(() => this.pending.delete(project));
+      this.pending.set(project, pending);
+    }
+    return pending;
+  }
+
+  private async readScores(project: string): Promise<void> {
+    const now = this.now();
+    const generation = this.generation;
     let scores: Map<string, number>;
     try {
-      const rows = this.store.activity.hotScores({
+      const rows = await this.store.activity.hotScores({
         now,
         halfLifeDays: this.options.halfLifeDays,
         limit: HOT_SCORES_READ,
@@ -61,8 +88,7 @@ export class HotList {
       this.warned = true;
       scores = new Map();
     }
-    this.read.set(project, { scores, at: now });
-    return scores;
+    if (generation === this.generation) this.read.set(project, { scores, at: now });
   }
 
   /** T0: the policy's pinned tools, then the project's most used listed ones, at most `size` in all. */

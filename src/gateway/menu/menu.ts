@@ -36,7 +36,7 @@ export interface MenuSource {
   /** A listed tool's search columns (title, description). */
   row(key: string): ToolSearchRow | undefined;
   /** All stored tools of a server (a disabled server's are visible, not listed). */
-  rowsOf(serverId: string): ToolRow[];
+  rowsOf(serverId: string): readonly ToolSearchRow[];
   summary(s: GatewayServer): ServerSummary;
   server(id: string): GatewayServer;
   /** T0: pinned tools, then the most used, listed only, at most the configured size. */

@@ -38,7 +38,7 @@ export class SessionLedger {
   private async countListing(policy: VisibilityPolicy): Promise<number> {
     const tokenizer = await loadTokenizer();
     let total = 0;
-    for (const t of this.store.tools.listAll()) {
+    for (const t of await this.store.tools.listAll()) {
       if (!policy.isListed(t.key)) continue;
       const entry = {
         name: t.name,
@@ -56,9 +56,9 @@ export class SessionLedger {
   /** Records the session and logs what it saved; `close` waits for it. */
   end(policy: VisibilityPolicy, report: SessionReport): void {
     const write = this.listingTokens(policy)
-      .then((tokensListing) => {
+      .then(async (tokensListing) => {
         const durationMs = Math.max(0, Date.now() - report.startedAt);
-        this.store.activity.recordSession({ durationMs, tokensSent: report.tokensSent, tokensListing });
+        await this.store.activity.recordSession({ durationMs, tokensSent: report.tokensSent, tokensListing });
         const saved = tokensListing - report.tokensSent;
         this.logger.info(
           `session ended after ${Math.round(durationMs / 1000)} s: Carte sent ${count(report.tokensSent, 'token')}; listing every tool would have cost ${count(tokensListing, 'token')} (${saved >= 0 ? `saved ${count(saved, 'token')}` : `${count(-saved, 'token')} more`})`,

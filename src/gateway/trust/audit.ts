@@ -48,6 +48,8 @@ export class AuditLog {
   private readonly warn: (message: string) => void;
   private readonly refusal: (message: string) => void;
   private readonly observers = new Set<(e: AuditObservation) => void>();
+  /** Event rows being written (not awaited by their requests); `settle` waits for them. */
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(
     private readonly store: Pick<Store, 'activity'>,
@@ -116,11 +118,18 @@ export class AuditLog {
   event(ctx: CallerContext, e: AuditEvent): void {
     this.notify({ kind: e.kind, key: e.key, server: e.server, outcome: e.outcome, durationMs: e.durationMs });
     const detail = e.detail === undefined ? undefined : this.detail(e.kind, e.detail);
-    try {
-      this.store.activity.record({ ...e, ...this.who(ctx), ...(detail === undefined ? {} : { detail }) });
-    } catch (err) {
-      this.warn(`cannot write ${e.kind} events to the audit log: ${operatorMessage(err)}`);
-    }
+    const write = this.store.activity
+      .record({ ...e, ...this.who(ctx), ...(detail === undefined ? {} : { detail }) })
+      .catch((err: unknown) =>
+        this.warn(`cannot write ${e.kind} events to the audit log: ${operatorMessage(err)}`),
+      )
+      .finally(() => this.writing.delete(write));
+    this.writing.add(write);
+  }
+
+  /** Waits for the event rows still being written (before the store closes). */
+  async settle(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all([...this.writing]);
   }
 
   /** Calls `listener` after each event ends (metrics); returns a function that stops it. */

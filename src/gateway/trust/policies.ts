@@ -9,7 +9,7 @@ import {
   type PolicyTool,
   type ToolVerdict,
 } from '../../policy/index.js';
-import type { Store } from '../../store/index.js';
+import type { CatalogMirror } from '../shared/catalog-mirror.js';
 import { disabled } from '../calls/call-checks.js';
 import { lookupServer } from '../calls/lookups.js';
 import { explainVerdict } from './verdicts.js';
@@ -18,25 +18,19 @@ import { lookupProject, projectSees, type GatewayProject } from '../access/proje
 import type { GatewayServer } from '../shared/types.js';
 
 export interface PolicySource {
-  store: Store;
+  /** The stored catalog in memory: tools, categories, quarantine, servers' discovery rows. */
+  mirror: CatalogMirror;
   /** The quarantine changed behind the gateway's back (another process approved a tool). */
-  externalChange: () => void;
+  externalChange: () => Promise<void>;
   servers: () => ReadonlyMap<string, GatewayServer>;
-  /** Quarantined tools and why (poisoning and drift). */
-  quarantined: () => ReadonlyMap<string, string>;
 }
 
 export class Policies {
   private catalogPolicy: VisibilityPolicy | null = null;
   private readonly byProject = new Map<string, VisibilityPolicy>();
   private tools: PolicyTool[] | null = null;
-  private categories: ReturnType<Store['tools']['listCategories']> | null = null;
-  private held: ReadonlyMap<string, string> | null = null;
-  private heldSignature: string | undefined;
-  /** True from a signature read until the end of the event-loop turn (see noticeExternalChange). */
-  private signatureRead = false;
-  /** The store's own quarantine write count at that read: a write since (an approval) re-reads. */
-  private signatureWrites = -1;
+  /** The signature check of this event-loop turn (see noticeExternalChange). */
+  private check: Promise<void> | undefined;
 
   constructor(
     private readonly src: PolicySource,
@@ -55,10 +49,6 @@ export class Policies {
     this.catalogPolicy = null;
     this.byProject.clear();
     this.tools = null;
-    this.categories = null;
-    this.held = null;
-    this.heldSignature = undefined;
-    this.signatureRead = false;
   }
 
   /** The caller's project (or `denied` when it is not configured). */
@@ -79,7 +69,7 @@ export class Policies {
   /** Enabled servers of the caller's project whose last discovery succeeded (resources, prompts). */
   liveServers(ctx: CallerContext): GatewayServer[] {
     return [...this.servers(ctx).values()].filter(
-      (s) => s.enabled && this.src.store.servers.get(s.id)?.status === 'success',
+      (s) => s.enabled && this.src.mirror.server(s.id)?.status === 'success',
     );
   }
 
@@ -117,7 +107,6 @@ export class Policies {
 
   /** What the caller may see: its project's servers, the global rules then the project's. */
   forCaller(ctx: CallerContext): VisibilityPolicy {
-    this.noticeExternalChange();
     const p = this.project(ctx);
     let policy = this.byProject.get(p.id);
     if (!policy) {
@@ -135,45 +124,38 @@ export class Policies {
    * enabled servers that are not quarantined (each search then keeps the caller's), filed by it.
    */
   catalog(): VisibilityPolicy {
-    this.noticeExternalChange();
     this.catalogPolicy ??= this.compute([...this.src.servers().values()], this.rules);
     return this.catalogPolicy;
   }
 
   /**
-   * A quarantine changed by another process (an approval) reaches this gateway at its next request.
-   * The signature is read once per event-loop turn: a modern-era HTTP request asks for the policy
-   * two or three times (its server's catalog digest, then the call) within one turn, and requests
-   * arriving together share a turn; each read is a read transaction (~13 µs in a loaded server,
-   * docs/benchmarks.md). Changes made through this gateway invalidate directly; a quarantine
-   * write through the same store (an approval in this process) makes the next call read again.
+   * A quarantine changed by another process (an approval through the CLI, another replica) reaches
+   * this gateway at its next request: the async entry points (calls, searches, browsing) await this
+   * first. The signature is read once per event-loop turn: requests arriving together share a turn,
+   * and a modern-era HTTP request asks two or three times within one. Changes made through this
+   * gateway reload the mirror directly.
    */
-  private noticeExternalChange(): void {
-    const writes = this.src.store.trust.writes;
-    if (this.signatureRead && writes === this.signatureWrites) return;
-    this.signatureWrites = writes;
-    this.signatureRead = true;
+  noticeExternalChange(): Promise<void> {
+    if (this.check) return this.check;
+    const check = (async () => {
+      if (await this.src.mirror.trustMoved()) await this.src.externalChange();
+    })();
+    this.check = check;
     setImmediate(() => {
-      this.signatureRead = false;
+      if (this.check === check) this.check = undefined;
     });
-    const now = this.src.store.trust.signature();
-    if (this.heldSignature !== undefined && now !== this.heldSignature) {
-      this.heldSignature = now;
-      this.src.externalChange();
-    }
-    this.heldSignature = now;
+    return check;
   }
 
   private compute(servers: GatewayServer[], rules: CompiledRules | undefined): VisibilityPolicy {
-    this.tools ??= this.src.store.tools.listKeys().map(policyTool);
-    this.categories ??= this.src.store.tools.listCategories();
-    this.held ??= this.src.quarantined();
+    const { mirror } = this.src;
+    this.tools ??= mirror.tools.map((t) => policyTool(t.key));
     return VisibilityPolicy.compute({
       servers,
       tools: this.tools,
       ...(rules ? { rules } : {}),
-      categories: this.categories,
-      quarantined: this.held,
+      categories: mirror.categories,
+      quarantined: mirror.quarantined,
     });
   }
 }

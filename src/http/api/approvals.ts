@@ -108,7 +108,7 @@ const release = createRoute({
 export function registerApprovals(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
   app.openapi(list, async (c) => {
     const caller = callerOf(c);
-    const listed = listApprovals(caller, site(deps));
+    const listed = await listApprovals(caller, site(deps));
     const servers = await visibleServers(deps, caller);
     return c.json({ ...listed, quarantined: listed.quarantined.filter((q) => servers.has(q.server)) }, 200);
   });
@@ -121,7 +121,9 @@ export function registerApprovals(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): vo
     };
     return c.json({ id: r.id, server: r.server, discovery }, 200);
   });
-  app.openapi(reject, (c) => c.json(rejectProposal(callerOf(c), deps, c.req.valid('param').id), 200));
+  app.openapi(reject, async (c) =>
+    c.json(await rejectProposal(callerOf(c), deps, c.req.valid('param').id), 200),
+  );
   app.openapi(release, async (c) => {
     const caller = callerOf(c);
     const { server, tool } = c.req.valid('param');
@@ -129,8 +131,8 @@ export function registerApprovals(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): vo
     requireScope(caller, 'admin', 'approving a quarantined tool');
     // Only this project's held tools are named: another project's answers like one not held.
     const servers = await visibleServers(deps, caller);
-    const held = listApprovals(caller, { ...site(deps), configPath: undefined })
-      .quarantined.filter((q) => servers.has(q.server))
+    const held = (await listApprovals(caller, { ...site(deps), configPath: undefined })).quarantined
+      .filter((q) => servers.has(q.server))
       .map((q) => q.key);
     if (!held.includes(key)) {
       const hint =
@@ -142,7 +144,7 @@ export function registerApprovals(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): vo
               .join(', ')}`;
       throw new CarteError('bad_input', `tool ${quote(key)} is not quarantined; ${hint}`);
     }
-    const r = approveQuarantinedTool(caller, deps, key);
+    const r = await approveQuarantinedTool(caller, deps, key);
     return c.json({ key: r.key, kind: r.kind }, 200);
   });
 }

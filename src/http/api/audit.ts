@@ -59,7 +59,7 @@ const audit = createRoute({
 });
 
 export function registerAudit(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
-  app.openapi(audit, (c) => {
+  app.openapi(audit, async (c) => {
     const caller = callerOf(c);
     requireScope(caller, 'admin', 'reading the audit log');
     const q = c.req.valid('query');
@@ -68,7 +68,7 @@ export function registerAudit(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
         'denied',
         `a caller of project ${quote(caller.projectId)} reads only its own audit rows, not project ${quote(q.project)}'s`,
       );
-    const rows = deps.store.activity.audit({
+    const rows = await deps.store.activity.audit({
       project: caller.projectId,
       ...(q.since === undefined ? {} : { since: parseSince(q.since, Date.now()) }),
       ...(q.tool === undefined ? {} : { key: q.tool }),

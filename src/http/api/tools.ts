@@ -65,9 +65,9 @@ const call = createRoute({
 });
 
 export function registerTools(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
-  app.openapi(detail, (c) => {
+  app.openapi(detail, async (c) => {
     const { server, tool } = c.req.valid('param');
-    return c.json(deps.gateway.describeToolFiled(callerOf(c), `${server}/${tool}`), 200);
+    return c.json(await deps.gateway.describeToolFiled(callerOf(c), `${server}/${tool}`), 200);
   });
   app.openapi(call, async (c) => {
     const { server, tool } = c.req.valid('param');

@@ -1,0 +1,86 @@
+// What the gateway's synchronous paths read of the store, held in memory: the servers' discovery
+// rows, every tool's search columns, the stored categories and the live quarantine. Loaded at
+// start and again after every catalog change (the search index is built from it), so no search,
+// listing or visibility decision waits on the database (issue 26: the store may be PostgreSQL).
+import { quarantinedKeys } from '../../catalog/index.js';
+import type { ServerRow, Store, StoredCategory, ToolSearchRow } from '../../store/index.js';
+
+export class CatalogMirror {
+  servers: ReadonlyMap<string, ServerRow> = new Map();
+  /** Every stored tool's search columns, ordered by key. */
+  tools: readonly ToolSearchRow[] = [];
+  categories: ReadonlyMap<string, StoredCategory> = new Map();
+  /** Quarantined tools of the catalog, with why. */
+  quarantined: ReadonlyMap<string, string> = new Map();
+  /** The store's trust signature when the quarantine was read (another process's change moves it). */
+  private trustSignature: string | undefined;
+  private readonly reload = coalesced(() => this.readAll());
+
+  constructor(private readonly store: Store) {}
+
+  /** Reads everything again; calls made during a read share the next one, which starts after it. */
+  load(): Promise<void> {
+    return this.reload();
+  }
+
+  /** The server's stored row, from memory. */
+  server(id: string): ServerRow | undefined {
+    return this.servers.get(id);
+  }
+
+  /**
+   * True when the quarantine changed in the store behind this gateway (another process or replica
+   * approved or held a tool) since it was read; reads the signature only.
+   */
+  async trustMoved(): Promise<boolean> {
+    const now = await this.store.trust.signature();
+    return this.trustSignature !== undefined && now !== this.trustSignature;
+  }
+
+  /** The servers' rows only (a status change without a catalog change: discovery started or failed). */
+  async loadServers(): Promise<void> {
+    this.servers = new Map((await this.store.servers.list()).map((r) => [r.id, r]));
+  }
+
+  private async readAll(): Promise<void> {
+    const signature = await this.store.trust.signature();
+    const [servers, tools, categories, quarantined] = await Promise.all([
+      this.store.servers.list(),
+      this.store.tools.listForSearch(),
+      this.store.tools.listCategories(),
+      quarantinedKeys(this.store),
+    ]);
+    this.servers = new Map(servers.map((r) => [r.id, r]));
+    this.tools = tools;
+    this.categories = categories;
+    this.quarantined = quarantined;
+    this.trustSignature = signature;
+  }
+}
+
+/**
+ * `task` run at most once at a time: a call while it runs gets the run that starts after it (so
+ * what it asks for is seen), and calls during that wait share it.
+ */
+export function coalesced(task: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const start = (): Promise<void> => {
+    const run = task().finally(() => {
+      if (running === run) running = undefined;
+    });
+    running = run;
+    return run;
+  };
+  return () => {
+    if (!running) return start();
+    if (!next) {
+      const after = () => {
+        next = undefined;
+        return start();
+      };
+      next = running.then(after, after);
+    }
+    return next;
+  };
+}
