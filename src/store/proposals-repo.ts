@@ -86,7 +86,8 @@ export class ProposalsRepo {
 
   /** The proposal with this id, or undefined. */
   get(id: string): Proposal | undefined {
-    const row = prepared(this.db, 'SELECT * FROM proposals WHERE id = ?').get(id) as ProposalDbRow | undefined;
+    const row = prepared(this.db, 'SELECT * FROM proposals WHERE id = ?').get(id) as
+      ProposalDbRow | undefined;
     return row === undefined ? undefined : fromRow(row);
   }
 
