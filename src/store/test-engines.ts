@@ -61,7 +61,13 @@ export function testEngines(afterEach: (fn: () => Promise<void>) => void): TestE
     await Promise.all(stores.splice(0).map((s) => s.close()));
     dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
-  const track = (store: Store) => (stores.push(store), store);
+  const track = (store: Store) => {
+    const close = store.close.bind(store);
+    let closed: Promise<void> | undefined;
+    store.close = () => (closed ??= close()); // a test may close a store itself
+    stores.push(store);
+    return store;
+  };
   const sqlite: TestEngine = {
     name: 'sqlite',
     open: async (options) => {

@@ -22,7 +22,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     await onServer(base, (c) => c.query(`CREATE DATABASE ${name}`));
   } catch (err) {
     const why = `no PostgreSQL answers at ${printable} (${(err as Error).message})`;
-    if (process.env.CI) throw new Error(`${why}; CI runs the PostgreSQL store tests: start PostgreSQL first`);
+    if (process.env.CI)
+      throw new Error(`${why}; CI runs the PostgreSQL store tests: start PostgreSQL first`, { cause: err });
     console.warn(
       `\n!!! SKIPPING the PostgreSQL store tests: ${why}. Start PostgreSQL or set CARTE_TEST_DATABASE_URL to run them.\n`,
     );
