@@ -1,6 +1,7 @@
 // Lint rules, including the module boundaries from STYLE.md: faces import only gateway, config
-// and errors; only upstream/ speaks MCP as a client or spawns; only store/ touches SQLite; only
-// mcp/ (and later http/) import the MCP server SDK; folders import each other only via index.ts.
+// and errors; only upstream/ speaks MCP as a client or spawns; only store/ touches a database
+// driver (better-sqlite3, pg); only mcp/ (and later http/) import the MCP server SDK; folders
+// import each other only via index.ts.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -37,6 +38,7 @@ const SERVER_SDK = {
   message: 'only src/mcp and src/http serve MCP',
 };
 const SQLITE = { name: 'better-sqlite3', message: 'only src/store touches the database driver' };
+const POSTGRES = { name: 'pg', message: 'only src/store touches the database driver' };
 const SPAWN = { name: 'node:child_process', message: 'only src/upstream spawns processes' };
 const FACES = ['mcp', 'http', 'cli'];
 const CORE = ['store', 'upstream', 'catalog', 'search', 'policy', 'gateway', 'config', 'patterns'];
@@ -90,7 +92,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    rules: restrict({ paths: [SQLITE, SPAWN], patterns: [CLIENT_SDK, SERVER_SDK, ...coreNoFaces] }),
+    rules: restrict({ paths: [SQLITE, POSTGRES, SPAWN], patterns: [CLIENT_SDK, SERVER_SDK, ...coreNoFaces] }),
   },
   { files: ['src/upstream/**/*.ts'], rules: restrict({ patterns: [SERVER_SDK, ...coreNoFaces] }) },
   {
@@ -99,11 +101,11 @@ export default tseslint.config(
   },
   {
     files: ['src/mcp/**/*.ts', 'src/http/**/*.ts'],
-    rules: restrict({ paths: [SQLITE, SPAWN], patterns: [CLIENT_SDK, ...faceOnly] }),
+    rules: restrict({ paths: [SQLITE, POSTGRES, SPAWN], patterns: [CLIENT_SDK, ...faceOnly] }),
   },
   {
     files: ['src/cli/**/*.ts'],
-    rules: restrict({ paths: [SQLITE, SPAWN], patterns: [CLIENT_SDK, ...faceOnly] }),
+    rules: restrict({ paths: [SQLITE, POSTGRES, SPAWN], patterns: [CLIENT_SDK, ...faceOnly] }),
   },
   {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'],

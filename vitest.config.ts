@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A database per run for the store's PostgreSQL tests (skipped, loudly, without a server).
+    globalSetup: ['src/store/test-pg-setup.ts'],
   },
 });

@@ -69,7 +69,7 @@ describe('GroupCommit', () => {
 
   it("the activity table groups a call's writes by the turn only while other calls are in flight", async () => {
     const path = tempPath();
-    const store = openStore(path);
+    const store = await openStore(path);
     try {
       const turns = () => new Promise<void>((r) => setImmediate(r));
       let turned = false;
@@ -85,9 +85,9 @@ describe('GroupCommit', () => {
       const id2 = await second;
       await store.activity.finishGrouped(lone, { outcome: 'ok', durationMs: 1 });
       await store.activity.finishGrouped(id2, { outcome: 'ok', durationMs: 1 });
-      expect(store.activity.audit().map((r) => r.outcome)).toEqual(['ok', 'ok']);
+      expect((await store.activity.audit()).map((r) => r.outcome)).toEqual(['ok', 'ok']);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -133,15 +133,15 @@ describe('GroupCommit', () => {
 
   it("the store's close commits audit rows still queued", async () => {
     const path = tempPath();
-    const store = openStore(path);
+    const store = await openStore(path);
     const id = store.activity.beginGrouped({ kind: 'call', key: 'a/x', server: 'a' });
-    store.close();
+    await store.close();
     await expect(id).resolves.toBe(1);
-    const again = openStore(path);
+    const again = await openStore(path);
     try {
-      expect(again.activity.audit()).toMatchObject([{ id: 1, key: 'a/x', outcome: 'started' }]);
+      expect(await again.activity.audit()).toMatchObject([{ id: 1, key: 'a/x', outcome: 'started' }]);
     } finally {
-      again.close();
+      await again.close();
     }
   });
 });

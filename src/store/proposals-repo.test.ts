@@ -1,32 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openStore, type Store } from './index.js';
+import { testEngines } from './test-engines.js';
 
 const NOW = Date.parse('2026-11-24T12:00:00.000Z');
-const dirs: string[] = [];
-const stores: Store[] = [];
-const open = (): Store => {
-  const dir = mkdtempSync(join(tmpdir(), 'carte-proposals-'));
-  dirs.push(dir);
-  const store = openStore(join(dir, 'carte.db'));
-  stores.push(store);
-  return store;
-};
-afterEach(() => {
-  stores.splice(0).forEach((s) => s.close());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-
 const server = { command: 'node', args: ['server.js'], env: { TOKEN: '${env:TOKEN}' } };
 
-describe('ProposalsRepo', () => {
-  it('stores a pending proposal as written and reads it back by id', () => {
-    const { proposals } = open();
-    const p = proposals.insert({ serverId: 'files', config: server, source: 'cli:/x.yaml', at: NOW });
+describe.each(testEngines(afterEach))('ProposalsRepo on $name', (engine) => {
+  it('stores a pending proposal as written and reads it back by id', async () => {
+    const { proposals } = await engine.open();
+    const p = await proposals.insert({ serverId: 'files', config: server, source: 'cli:/x.yaml', at: NOW });
     expect(p.id).toMatch(/^prop_[a-z0-9]{10}$/);
-    expect(proposals.get(p.id)).toEqual({
+    expect(await proposals.get(p.id)).toEqual({
       id: p.id,
       serverId: 'files',
       config: server,
@@ -35,13 +18,13 @@ describe('ProposalsRepo', () => {
       problems: [],
       createdAt: '2026-11-24T12:00:00.000Z',
     });
-    expect(proposals.get('prop_nope')).toBeUndefined();
+    expect(await proposals.get('prop_nope')).toBeUndefined();
   });
 
-  it('lists oldest first, filtered by status', () => {
-    const { proposals } = open();
-    const a = proposals.insert({ serverId: 'a', config: server, source: 's', at: NOW });
-    const b = proposals.insert({
+  it('lists oldest first, filtered by status', async () => {
+    const { proposals } = await engine.open();
+    const a = await proposals.insert({ serverId: 'a', config: server, source: 's', at: NOW });
+    const b = await proposals.insert({
       serverId: 'b',
       config: server,
       source: 's',
@@ -49,37 +32,38 @@ describe('ProposalsRepo', () => {
       status: 'approved',
       decidedBy: 'registration.allow.commands "node"',
     });
-    const c = proposals.insert({ serverId: 'c', config: server, source: 's', at: NOW + 2 });
-    expect(proposals.list().map((p) => p.id)).toEqual([a.id, b.id, c.id]);
-    expect(proposals.list({ status: 'pending' }).map((p) => p.id)).toEqual([a.id, c.id]);
-    expect(proposals.list({ status: 'approved' })[0]).toMatchObject({
+    const c = await proposals.insert({ serverId: 'c', config: server, source: 's', at: NOW + 2 });
+    const d = await proposals.insert({ serverId: 'd', config: server, source: 's', at: NOW }); // same time as a: after it
+    expect((await proposals.list()).map((p) => p.id)).toEqual([a.id, d.id, b.id, c.id]);
+    expect((await proposals.list({ status: 'pending' })).map((p) => p.id)).toEqual([a.id, d.id, c.id]);
+    expect((await proposals.list({ status: 'approved' }))[0]).toMatchObject({
       decidedBy: 'registration.allow.commands "node"',
       decidedAt: new Date(NOW + 1).toISOString(),
     });
   });
 
-  it('decides a pending proposal once; a second decision is refused naming the first', () => {
-    const { proposals } = open();
-    const p = proposals.insert({ serverId: 'a', config: server, source: 's', at: NOW });
-    const decided = proposals.decide(p.id, 'rejected', 'cli:ann', NOW + 5);
+  it('decides a pending proposal once; a second decision is refused naming the first', async () => {
+    const { proposals } = await engine.open();
+    const p = await proposals.insert({ serverId: 'a', config: server, source: 's', at: NOW });
+    const decided = await proposals.decide(p.id, 'rejected', 'cli:ann', NOW + 5);
     expect(decided).toMatchObject({
       status: 'rejected',
       decidedBy: 'cli:ann',
       decidedAt: new Date(NOW + 5).toISOString(),
     });
-    expect(() => proposals.decide(p.id, 'approved', 'cli:bob')).toThrow(
+    await expect(proposals.decide(p.id, 'approved', 'cli:bob')).rejects.toThrow(
       `proposal "${p.id}" was already rejected by cli:ann`,
     );
-    expect(() => proposals.decide('prop_missing', 'approved', 'cli:bob')).toThrow(
+    await expect(proposals.decide('prop_missing', 'approved', 'cli:bob')).rejects.toThrow(
       'unknown proposal "prop_missing"',
     );
   });
 
-  it('gives every proposal its own id', () => {
-    const { proposals } = open();
-    const ids = new Set(
-      Array.from({ length: 200 }, () => proposals.insert({ serverId: 'a', config: {}, source: 's' }).id),
+  it('gives every proposal its own id', async () => {
+    const { proposals } = await engine.open();
+    const inserted = await Promise.all(
+      Array.from({ length: 200 }, () => proposals.insert({ serverId: 'a', config: {}, source: 's' })),
     );
-    expect(ids.size).toBe(200);
+    expect(new Set(inserted.map((p) => p.id)).size).toBe(200);
   });
 });

@@ -41,7 +41,7 @@ export interface NewProposal {
   at?: number;
 }
 
-interface Row {
+export interface ProposalDbRow {
   id: string;
   server_id: string;
   config: string;
@@ -86,7 +86,8 @@ export class ProposalsRepo {
 
   /** The proposal with this id, or undefined. */
   get(id: string): Proposal | undefined {
-    const row = prepared(this.db, 'SELECT * FROM proposals WHERE id = ?').get(id) as Row | undefined;
+    const row = prepared(this.db, 'SELECT * FROM proposals WHERE id = ?').get(id) as
+      ProposalDbRow | undefined;
     return row === undefined ? undefined : fromRow(row);
   }
 
@@ -98,7 +99,7 @@ export class ProposalsRepo {
         : prepared(this.db, 'SELECT * FROM proposals WHERE status = ? ORDER BY created_at, rowid').all(
             filter.status,
           )
-    ) as Row[];
+    ) as ProposalDbRow[];
     return rows.map(fromRow);
   }
 
@@ -123,12 +124,12 @@ export class ProposalsRepo {
 }
 
 /** 10 base-36 characters (51 bits): unguessable enough that ids are not enumerable. */
-function newId(): string {
+export function newId(): string {
   const bytes = randomBytes(10);
   return `prop_${[...bytes].map((b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('')}`;
 }
 
-function fromRow(r: Row): Proposal {
+export function fromRow(r: ProposalDbRow): Proposal {
   return {
     id: r.id,
     serverId: r.server_id,

@@ -1,7 +1,7 @@
 import { prepared, type Db } from './sqlite.js';
 import type { DiscoveryStatus, ServerRow } from './types.js';
 
-interface ServerDbRow {
+export interface ServerDbRow {
   id: string;
   config_hash: string;
   status: DiscoveryStatus;
@@ -16,7 +16,7 @@ interface ServerDbRow {
   discover_result: string | null;
 }
 
-function fromDb(r: ServerDbRow): ServerRow {
+export function fromDb(r: ServerDbRow): ServerRow {
   return {
     id: r.id,
     configHash: r.config_hash,

@@ -77,13 +77,9 @@ function promised<T extends object>(repo: T, gate: Gate | undefined): Promised<T
   for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(repo))) {
     const method = (repo as Record<string, unknown>)[name];
     if (name === 'constructor' || typeof method !== 'function') continue;
-    const run = (args: unknown[]): Promise<unknown> => {
-      try {
-        return Promise.resolve(method.apply(repo, args));
-      } catch (err) {
-        return Promise.reject(err as Error);
-      }
-    };
+    // A synchronous throw in the executor becomes the promise's rejection.
+    const run = (args: unknown[]): Promise<unknown> =>
+      new Promise((resolve) => resolve(method.apply(repo, args) as unknown));
     out[name] = gate
       ? (...args: unknown[]) => (gate.isClosed() ? gate.passed().then(() => run(args)) : run(args))
       : (...args: unknown[]) => run(args);

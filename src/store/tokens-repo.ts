@@ -34,7 +34,7 @@ export const TOKEN_CACHE_TTL_MS = 1_000;
 /** Rows kept at most (the oldest goes first): one per token in use, so a bound, not a working set. */
 export const TOKEN_CACHE_MAX = 1_000;
 
-interface TokenDbRow {
+export interface TokenDbRow {
   id: string;
   name: string | null;
   project: string;
@@ -46,7 +46,7 @@ interface TokenDbRow {
   revoked_at: number | null;
 }
 
-function fromDb(r: TokenDbRow): TokenRow {
+export function fromDb(r: TokenDbRow): TokenRow {
   return {
     id: r.id,
     name: r.name,

@@ -5,23 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore, SCHEMA_VERSION, type Store, type ToolRow } from './index.js';
 import { MIGRATIONS } from './migrations.js';
-
-const dirs: string[] = [];
-const stores: Store[] = [];
-const tempPath = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'carte-tools-'));
-  dirs.push(dir);
-  return join(dir, 'carte.db');
-};
-const open = (path = tempPath()) => {
-  const store = openStore(path);
-  stores.push(store);
-  return store;
-};
-afterEach(() => {
-  stores.splice(0).forEach((s) => s.close());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
+import { testEngines, type TestEngine } from './test-engines.js';
 
 const tool = (key: string, contentHash = 'h1'): ToolRow => {
   const [serverId, name] = key.split('/') as [string, string];
@@ -45,59 +29,75 @@ const tool = (key: string, contentHash = 'h1'): ToolRow => {
 };
 
 /** A store holding a/x, a/y and b/z, none categorised. */
-function seeded(): Store {
-  const store = open();
-  store.servers.reconcileConfig('a', 'h');
-  store.servers.reconcileConfig('b', 'h');
+async function seeded(engine: TestEngine): Promise<Store> {
+  const store = await engine.open();
+  await store.servers.reconcileConfig('a', 'h');
+  await store.servers.reconcileConfig('b', 'h');
   const added = ['a/x', 'a/y', 'b/z'].map((k) => tool(k));
-  store.tools.applyChanges({ added, changed: [], removed: [], unchanged: [] }, 'then');
+  await store.tools.applyChanges({ added, changed: [], removed: [], unchanged: [] }, 'then');
   return store;
 }
 
-describe('ToolsRepo categories', () => {
-  it('stores categories and tags, lists only categorised tools, and skips unknown keys', () => {
-    const store = seeded();
-    expect(store.tools.listCategories()).toEqual(new Map());
-    expect(store.tools.serversMissingCategories()).toEqual(['a', 'b']);
-    store.transaction(() =>
-      store.tools.setCategories([
+describe.each(testEngines(afterEach))('ToolsRepo categories on $name', (engine) => {
+  it('stores categories and tags, lists only categorised tools, and skips unknown keys', async () => {
+    const store = await seeded(engine);
+    expect(await store.tools.listCategories()).toEqual(new Map());
+    expect(await store.tools.serversMissingCategories()).toEqual(['a', 'b']);
+    await store.transaction((tx) =>
+      tx.tools.setCategories([
         { key: 'a/x', category: 'code', tags: ['read', 'github'] },
         { key: 'b/z', category: 'web', tags: [] },
         { key: 'gone/t', category: 'data', tags: ['sql'] },
       ]),
     );
-    expect(store.tools.listCategories()).toEqual(
+    expect(await store.tools.listCategories()).toEqual(
       new Map([
         ['a/x', { category: 'code', tags: ['read', 'github'] }],
         ['b/z', { category: 'web', tags: [] }],
       ]),
     );
-    expect(store.tools.serversMissingCategories()).toEqual(['a']);
-    expect([store.tools.hasMissingCategories('a'), store.tools.hasMissingCategories('b')]).toEqual([
-      true,
-      false,
-    ]);
-    expect(store.tools.hasMissingCategories('nobody')).toBe(false);
+    expect(await store.tools.serversMissingCategories()).toEqual(['a']);
+    expect([
+      await store.tools.hasMissingCategories('a'),
+      await store.tools.hasMissingCategories('b'),
+    ]).toEqual([true, false]);
+    expect(await store.tools.hasMissingCategories('nobody')).toBe(false);
   });
 
-  it('applyChanges keeps an unchanged tool’s category and clears a changed one’s', () => {
-    const store = seeded();
-    store.tools.setCategories(
+  it('applyChanges keeps an unchanged tool’s category and clears a changed one’s', async () => {
+    const store = await seeded(engine);
+    await store.tools.setCategories(
       ['a/x', 'a/y', 'b/z'].map((key) => ({ key, category: 'files' as const, tags: ['read'] })),
     );
-    store.tools.applyChanges(
+    await store.tools.applyChanges(
       { added: [tool('a/new')], changed: [tool('a/y', 'h2')], removed: [], unchanged: ['a/x'] },
       'now',
     );
-    expect([...store.tools.listCategories().keys()].sort()).toEqual(['a/x', 'b/z']);
-    expect(store.tools.get('a/x')?.lastSeenAt).toBe('now');
-    expect(store.tools.serversMissingCategories()).toEqual(['a']);
-    store.tools.applyChanges({ added: [], changed: [], removed: ['a/y', 'a/new'], unchanged: [] }, 'now');
-    expect(store.tools.serversMissingCategories()).toEqual([]);
+    expect([...(await store.tools.listCategories()).keys()].sort()).toEqual(['a/x', 'b/z']);
+    expect((await store.tools.get('a/x'))?.lastSeenAt).toBe('now');
+    expect((await store.tools.get('a/y'))?.contentHash).toBe('h2');
+    expect((await store.tools.get('a/y'))?.firstSeenAt).toBe('then');
+    expect(await store.tools.serversMissingCategories()).toEqual(['a']);
+    await store.tools.applyChanges(
+      { added: [], changed: [], removed: ['a/y', 'a/new'], unchanged: [] },
+      'now',
+    );
+    expect(await store.tools.serversMissingCategories()).toEqual([]);
+  });
+});
+
+describe('ToolsRepo migrations on SQLite', () => {
+  const dirs: string[] = [];
+  const stores: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
 
-  it('migration 6 adds the columns to a store at version 5: its tools are uncategorised', () => {
-    const path = tempPath();
+  it('migration 6 adds the columns to a store at version 5: its tools are uncategorised', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'carte-tools-'));
+    dirs.push(dir);
+    const path = join(dir, 'carte.db');
     const db = new Database(path);
     for (const sql of MIGRATIONS.slice(0, 5)) db.exec(sql);
     db.pragma('user_version = 5');
@@ -107,13 +107,14 @@ describe('ToolsRepo categories', () => {
        VALUES ('s/a', 's', 'a', '{"type":"object","properties":{"path":{}}}', 'x', 'now', 'now')`,
     ).run();
     db.close();
-    const store = open(path);
+    const store = await openStore(path);
+    stores.push(store);
     expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(6);
-    expect(store.tools.get('s/a')?.inputSchema).toEqual({ type: 'object', properties: { path: {} } });
-    expect(store.tools.listCategories().size).toBe(0);
-    expect(store.tools.serversMissingCategories()).toEqual(['s']);
-    store.tools.setCategories([{ key: 's/a', category: 'files', tags: ['read'] }]);
-    expect(store.tools.listCategories().get('s/a')).toEqual({ category: 'files', tags: ['read'] });
-    expect(store.checkIntegrity()).toBe('ok');
+    expect((await store.tools.get('s/a'))?.inputSchema).toEqual({ type: 'object', properties: { path: {} } });
+    expect((await store.tools.listCategories()).size).toBe(0);
+    expect(await store.tools.serversMissingCategories()).toEqual(['s']);
+    await store.tools.setCategories([{ key: 's/a', category: 'files', tags: ['read'] }]);
+    expect((await store.tools.listCategories()).get('s/a')).toEqual({ category: 'files', tags: ['read'] });
+    expect(await store.checkIntegrity()).toBe('ok');
   });
 });

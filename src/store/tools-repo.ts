@@ -1,7 +1,7 @@
 import { prepared, type Db } from './sqlite.js';
 import type { CategoryEntry, StoredCategory, ToolChanges, ToolRow, ToolSearchRow } from './types.js';
 
-interface ToolDbRow {
+export interface ToolDbRow {
   key: string;
   server_id: string;
   name: string;
@@ -30,7 +30,7 @@ function paramNames(schema: unknown): string[] {
   return props && typeof props === 'object' && !Array.isArray(props) ? Object.keys(props) : [];
 }
 
-function fromDb(r: ToolDbRow): ToolRow {
+export function fromDb(r: ToolDbRow): ToolRow {
   return {
     key: r.key,
     serverId: r.server_id,
@@ -50,7 +50,7 @@ function fromDb(r: ToolDbRow): ToolRow {
   };
 }
 
-function toDb(t: ToolRow): ToolDbRow {
+export function toDb(t: ToolRow): ToolDbRow {
   return {
     key: t.key,
     server_id: t.serverId,
@@ -71,7 +71,7 @@ function toDb(t: ToolRow): ToolDbRow {
   };
 }
 
-const COLUMNS = Object.keys(toDb({} as ToolRow));
+export const COLUMNS = Object.keys(toDb({} as ToolRow));
 
 /** Tools table: the persistent catalog, keyed by `server/name`. */
 export class ToolsRepo {

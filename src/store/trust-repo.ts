@@ -33,7 +33,7 @@ export interface QuarantineRow {
   since: number;
 }
 
-interface PinDbRow {
+export interface PinDbRow {
   key: string;
   server_id: string;
   pin_hash: string;
@@ -41,7 +41,7 @@ interface PinDbRow {
   content: string;
 }
 
-interface QuarantineDbRow {
+export interface QuarantineDbRow {
   key: string;
   server_id: string;
   kind: QuarantineKind;
@@ -50,7 +50,7 @@ interface QuarantineDbRow {
   since: number;
 }
 
-const pinFromDb = (r: PinDbRow): ToolPin => ({
+export const pinFromDb = (r: PinDbRow): ToolPin => ({
   key: r.key,
   serverId: r.server_id,
   pinHash: r.pin_hash,
@@ -58,7 +58,7 @@ const pinFromDb = (r: PinDbRow): ToolPin => ({
   content: r.content,
 });
 
-const quarantineFromDb = (r: QuarantineDbRow): QuarantineRow => ({
+export const quarantineFromDb = (r: QuarantineDbRow): QuarantineRow => ({
   key: r.key,
   serverId: r.server_id,
   kind: r.kind,

@@ -1,7 +1,122 @@
+// The store on PostgreSQL (a team's replicas sharing one database): the repositories of this
+// folder over a pg Pool, migrated at open under an advisory lock.
+import pg from 'pg';
 import { CarteError } from '../../errors.js';
-import type { Store, StoreOptions } from '../api.js';
+import { ACTIVITY_DEFAULTS, type ActivityOptions } from '../activity-repo.js';
+import type { Repositories, Store, StoreOptions } from '../api.js';
+import { PG_TYPES, type Queryable } from './db.js';
+import { migrate } from './migrations.js';
+import { PgActivityRepo, type WriteCounter } from './activity-repo.js';
+import { PgProposalsRepo } from './proposals-repo.js';
+import { PgServersRepo } from './servers-repo.js';
+import { PgSnapshotsRepo } from './snapshots-repo.js';
+import { PgTokensRepo, TokenMemory } from './tokens-repo.js';
+import { PgToolsRepo } from './tools-repo.js';
+import { PgTrustRepo } from './trust-repo.js';
+import { PgVectorsRepo } from './vectors-repo.js';
+import { parseStoreUrl } from './store-url.js';
 
-/** Placeholder until the PostgreSQL repositories land. */
-export function openPostgresStore(_url: string, _options: StoreOptions): Promise<Store> {
-  return Promise.reject(new CarteError('store', 'the PostgreSQL store is not built yet'));
+/**
+ * Connections per process when the URL has no `?pool=`: pg's own default. A gateway's statements
+ * are short (an audit row, a token lookup), so ten serve many calls in flight, and a few replicas
+ * at ten each stay well under PostgreSQL's default max_connections of 100.
+ */
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * How long to wait for a connection (ms), also for a free one from a busy pool: pg waits forever
+ * by default, so an address that drops packets would hang the open instead of failing it.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** Opens the store in the database at `url`, migrating it as needed; prunes expired activity rows. */
+export async function openPostgresStore(url: string, options: StoreOptions = {}): Promise<Store> {
+  const { connectionString, printable, poolSize } = parseStoreUrl(url, DEFAULT_POOL_SIZE);
+  const retention: ActivityOptions = { ...ACTIVITY_DEFAULTS, ...options.activity };
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    types: PG_TYPES,
+  });
+  // An idle connection that breaks (a server restart) is reported here and dropped by the pool;
+  // without a listener it would crash the process. The next statement fails, or reconnects.
+  pool.on('error', () => undefined);
+  const shared = { counter: { writes: 0 }, tokens: new TokenMemory() };
+  let outside: Repositories;
+  try {
+    await migrate(pool, printable);
+    outside = repositories(pool, retention, shared, printable);
+    await outside.activity.pruneExpired();
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw storeError(err, printable, connectionString);
+  }
+  return {
+    engine: 'postgres',
+    path: printable,
+    ...outside,
+    transaction: async <T>(fn: (tx: Repositories) => Promise<T>): Promise<T> => {
+      const client = await pool.connect().catch((err: unknown) => {
+        throw storeError(err, printable, connectionString);
+      });
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const value = await fn(repositories(client, retention, shared, printable));
+        await client.query('COMMIT');
+        return value;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
+    checkIntegrity: async () => {
+      await pool.query('SELECT 1');
+      return 'ok';
+    },
+    checkpointInBackground: () => undefined, // PostgreSQL checkpoints in its own processes
+    close: () => pool.end(),
+  };
+}
+
+function repositories(
+  q: Queryable,
+  retention: ActivityOptions,
+  shared: { counter: WriteCounter; tokens: TokenMemory },
+  printable: string,
+): Repositories {
+  return {
+    servers: new PgServersRepo(q),
+    tools: new PgToolsRepo(q),
+    vectors: new PgVectorsRepo(q, printable),
+    snapshots: new PgSnapshotsRepo(q),
+    activity: new PgActivityRepo(q, retention, shared.counter),
+    tokens: new PgTokensRepo(q, shared.tokens),
+    proposals: new PgProposalsRepo(q),
+    trust: new PgTrustRepo(q),
+  };
+}
+
+/**
+ * A failure to open as a store error naming the database without its password, with the
+ * driver's reason (scrubbed of the password too, should a driver ever echo it). The driver's
+ * error is not kept as the cause: what it carries is not ours to vouch for.
+ */
+function storeError(err: unknown, printable: string, connectionString: string): Error {
+  if (err instanceof CarteError) return err;
+  const password = passwordOf(connectionString);
+  let reason = err instanceof Error ? err.message : String(err);
+  if (password) reason = reason.split(password).join('***');
+  return new CarteError('store', `cannot open the store at "${printable}": ${reason}`);
+}
+
+function passwordOf(connectionString: string): string {
+  try {
+    return decodeURIComponent(new URL(connectionString).password);
+  } catch {
+    return '';
+  }
 }

@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ActivityEvent } from './index.js';
+import { testEngines } from './test-engines.js';
+
+const DAY = 86_400_000;
+const NOW = Date.parse('2026-11-24T12:00:00.000Z');
+const call = (key: string, at: number, durationMs: number, outcome: ActivityEvent['outcome'] = 'ok') =>
+  ({ kind: 'call', key, server: key.split('/')[0]!, at, durationMs, outcome, resultBytes: 10 }) as const;
+
+describe.each(testEngines(afterEach))('ActivityRepo audit columns on $name', (engine) => {
+  const who = { project: 'p1', tokenId: 'tok_1', requestId: 'r1' };
+
+  it('begins a call as `started` and finishes it by id, keeping the audit columns', async () => {
+    const store = await engine.open();
+    const id = await store.activity.begin({
+      kind: 'call',
+      key: 'a/x',
+      server: 'a',
+      at: NOW,
+      argsDigest: 'abcd',
+      ...who,
+    });
+    expect(typeof id).toBe('number');
+    expect(await store.activity.audit()).toMatchObject([
+      { id, outcome: 'started', durationMs: 0, resultBytes: null },
+    ]);
+    // In flight: not a success nor a failure in the usage numbers.
+    expect(await store.activity.usageByTool()).toEqual([]);
+    expect(await store.activity.finish(id, { outcome: 'ok', durationMs: 1.23456, resultBytes: 42 })).toBe(
+      true,
+    );
+    expect(await store.activity.finish(id, { outcome: 'timeout', durationMs: 9 })).toBe(false); // once only
+    expect(await store.activity.audit()).toEqual([
+      {
+        id,
+        at: new Date(NOW).toISOString(),
+        kind: 'call',
+        requestId: 'r1',
+        tokenId: 'tok_1',
+        project: 'p1',
+        key: 'a/x',
+        server: 'a',
+        outcome: 'ok',
+        durationMs: 1.235,
+        resultBytes: 42,
+        argsDigest: 'abcd',
+        args: null,
+        detail: null,
+      },
+    ]);
+    expect(await store.activity.finish(id + 100, { outcome: 'ok', durationMs: 1 })).toBe(false);
+  });
+
+  it('grouped begins and finishes are committed when they resolve, each with its own id', async () => {
+    const store = await engine.open();
+    const other = await engine.reopen(store);
+    const ids = await Promise.all(
+      Array.from({ length: 8 }, () => store.activity.beginGrouped({ kind: 'call', key: 'a/x', server: 'a' })),
+    );
+    expect(new Set(ids).size).toBe(8);
+    expect(await other.activity.count()).toBe(8);
+    const done = await Promise.all(
+      ids.map((id) => store.activity.finishGrouped(id, { outcome: 'ok', durationMs: 1 })),
+    );
+    expect(done).toEqual(ids.map(() => true));
+    expect((await other.activity.usageByTool())[0]?.calls).toBe(8);
+  });
+
+  it('a `started` row survives closing the store unfinished', async () => {
+    const first = await engine.open();
+    await first.activity.begin({ kind: 'call', key: 'a/x', server: 'a', args: '{"q":"[redacted]"}' });
+    await first.close();
+    const again = await engine.reopen(first);
+    expect(await again.activity.audit()).toMatchObject([{ outcome: 'started', args: { q: '[redacted]' } }]);
+  });
+
+  it('filters by time, project, key and kind, newest first, with a limit; export streams oldest first', async () => {
+    const { activity } = await engine.open();
+    await activity.record({ ...call('a/x', NOW - 3 * DAY, 1), project: 'p1' });
+    await activity.record({ ...call('a/y', NOW - 2 * DAY, 1), project: 'p2' });
+    await activity.record({
+      kind: 'search',
+      at: NOW - DAY,
+      outcome: 'ok',
+      durationMs: 2,
+      detail: 'd1',
+      project: 'p1',
+    });
+    await activity.record({ ...call('a/x', NOW, 1), project: 'p2' });
+    const keys = (rows: { kind: string; key: string | null }[]) => rows.map((r) => r.key ?? r.kind);
+    expect(keys(await activity.audit())).toEqual(['a/x', 'search', 'a/y', 'a/x']);
+    expect(keys(await activity.audit({ since: NOW - 2 * DAY }))).toEqual(['a/x', 'search', 'a/y']);
+    expect(keys(await activity.audit({ until: NOW - DAY }))).toEqual(['a/y', 'a/x']);
+    expect(keys(await activity.audit({ project: 'p1' }))).toEqual(['search', 'a/x']);
+    expect(keys(await activity.audit({ key: 'a/x' }))).toEqual(['a/x', 'a/x']);
+    expect(keys(await activity.audit({ kinds: ['search'] }))).toEqual(['search']);
+    expect(keys(await activity.audit({ kinds: ['search', 'call'], limit: 3 }))).toEqual([
+      'a/x',
+      'search',
+      'a/y',
+    ]);
+    expect(keys(await activity.audit({ limit: 2 }))).toEqual(['a/x', 'search']);
+    const it = await activity.exportAudit({ project: 'p2' });
+    expect(it.next().value).toMatchObject({ key: 'a/y' });
+    expect(keys([...it])).toEqual(['a/x']);
+    await expect(activity.audit({ limit: 0 })).rejects.toThrow(
+      'the audit limit must be a whole number of at least 1, not 0',
+    );
+  });
+
+  it('prunes by the retention it was opened with', async () => {
+    const store = await engine.open();
+    await store.activity.record(call('a/x', Date.now() - 10 * DAY, 1));
+    expect(await (await engine.reopen(store, { activity: { retentionDays: 30 } })).activity.count()).toBe(1);
+    expect(await (await engine.reopen(store, { activity: { retentionDays: 7 } })).activity.count()).toBe(0);
+  });
+});

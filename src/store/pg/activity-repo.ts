@@ -1,0 +1,202 @@
+import { CarteError } from '../../errors.js';
+import type { ActivityContract } from './contracts.js';
+import {
+  ACTIVITY_DEFAULTS,
+  PRUNE_BATCH,
+  PRUNE_EVERY,
+  STARTED,
+  type ActivityEvent,
+  type ActivityOptions,
+  type FinishedCall,
+  type HotScore,
+  type SessionEvent,
+  type SessionStats,
+  type StartedEvent,
+  type ToolUsage,
+} from '../activity-repo.js';
+import type { AuditQuery, AuditRow } from '../audit-rows.js';
+import { auditRows, hotScores, usageByTool } from './activity-reads.js';
+import { changes, rawRows, row, type Queryable } from './db.js';
+
+const DAY_MS = 86_400_000;
+
+// Named statements: each connection parses and plans them once (a write on every call's path).
+const INSERT = {
+  name: 'carte_activity_insert',
+  text: `INSERT INTO activity (at, kind, key, server, outcome, duration_ms, result_bytes,
+                               request_id, token_id, project, args_digest, args, detail)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+};
+const FINISH = {
+  name: 'carte_activity_finish',
+  text: `UPDATE activity SET outcome = $1, duration_ms = $2, result_bytes = $3 WHERE id = $4 AND outcome = '${STARTED}'`,
+};
+
+/** Writes counted across the store's repositories (the pool's and a transaction's), for pruning. */
+export interface WriteCounter {
+  writes: number;
+}
+
+/** The activity table on PostgreSQL: the contract of ../activity-repo.ts. */
+export class PgActivityRepo implements ActivityContract {
+  constructor(
+    private readonly q: Queryable,
+    private readonly options: ActivityOptions = ACTIVITY_DEFAULTS,
+    private readonly counter: WriteCounter = { writes: 0 },
+  ) {
+    checkOptions(options);
+  }
+
+  /** Appends one event; every PRUNE_EVERY writes, prunes a bounded batch. */
+  async record(event: ActivityEvent): Promise<void> {
+    await this.write(event, event.outcome, event.durationMs, event.resultBytes);
+  }
+
+  /** Appends a call's row as `started` and returns its id; committed when the promise resolves. */
+  async begin(event: StartedEvent): Promise<number> {
+    return this.write(event, STARTED, 0, undefined);
+  }
+
+  /** Sets a begun row's outcome; false when no such `started` row is left. */
+  async finish(id: number, end: FinishedCall): Promise<boolean> {
+    const values = [end.outcome, roundMs(end.durationMs), end.resultBytes ?? null, id];
+    return (await changes(this.q, FINISH.text, values, FINISH.name)) === 1;
+  }
+
+  /** `begin`: the pool's connections write concurrently, so there is no group to join. */
+  beginGrouped(event: StartedEvent): Promise<number> {
+    return this.begin(event);
+  }
+
+  /** `finish`, as beginGrouped. */
+  finishGrouped(id: number, end: FinishedCall): Promise<boolean> {
+    return this.finish(id, end);
+  }
+
+  /** Audit rows matching `q`, newest first. */
+  async audit(query: AuditQuery = {}): Promise<AuditRow[]> {
+    return auditRows(this.q, query, 'newest');
+  }
+
+  /**
+   * Audit rows matching `q`, oldest first. The API hands out a synchronous iterator, so the rows
+   * are read before it is returned: memory grows with the export, unlike SQLite's.
+   */
+  async exportAudit(query: AuditQuery = {}): Promise<Generator<AuditRow, void, undefined>> {
+    const found = await auditRows(this.q, query, 'oldest');
+    return (function* () {
+      yield* found;
+    })();
+  }
+
+  /** Appends one `session` row with the session's token counts. */
+  async recordSession(event: SessionEvent): Promise<void> {
+    const { tokensSent, tokensListing } = event;
+    if (![tokensSent, tokensListing].every((n) => Number.isInteger(n) && n >= 0)) {
+      throw new CarteError(
+        'bad_input',
+        `session token counts must be whole numbers of at least 0, not ${tokensSent} and ${tokensListing}`,
+      );
+    }
+    await changes(
+      this.q,
+      `INSERT INTO activity (at, kind, outcome, duration_ms, tokens_sent, tokens_listing)
+       VALUES ($1, 'session', 'ok', $2, $3, $4)`,
+      [event.at ?? Date.now(), roundMs(event.durationMs), tokensSent, tokensListing],
+      'carte_activity_session',
+    );
+    await this.counted();
+  }
+
+  /** Sessions ended since `since` (epoch ms; all kept ones when absent) and their token sums. */
+  async sessionStats(opts: { since?: number } = {}): Promise<SessionStats> {
+    const sql = `SELECT count(*) AS sessions, coalesce(sum(tokens_sent), 0) AS "tokensSent",
+                 coalesce(sum(tokens_listing), 0) AS "tokensListing"
+                 FROM activity WHERE kind = 'session' AND ($1::bigint IS NULL OR at >= $1::bigint)`;
+    return (await row<SessionStats>(this.q, sql, [opts.since ?? null]))!;
+  }
+
+  /** Calls, errors, median duration and last use of every tool called since `since`, most called first. */
+  async usageByTool(opts: { since?: number } = {}): Promise<ToolUsage[]> {
+    return usageByTool(this.q, opts.since);
+  }
+
+  /** Each tool's recency-weighted calls (see ActivityRepo.hotScores). */
+  async hotScores(
+    opts: { now?: number; halfLifeDays?: number; limit?: number; project?: string } = {},
+  ): Promise<HotScore[]> {
+    return hotScores(this.q, opts);
+  }
+
+  /** Deletes every row older than `olderThan` (epoch ms); returns how many. */
+  async prune(olderThan: number): Promise<number> {
+    return changes(this.q, 'DELETE FROM activity WHERE at < $1', [olderThan]);
+  }
+
+  /**
+   * Applies the retention options, at most PRUNE_BATCH rows per rule, as ActivityRepo does. It
+   * reads first (three index lookups), so a store with nothing to prune is not written.
+   */
+  async pruneExpired(now: number = Date.now()): Promise<number> {
+    const cutoff = now - this.options.retentionDays * DAY_MS;
+    const sql =
+      'SELECT (SELECT min(at) FROM activity), (SELECT min(id) FROM activity), (SELECT max(id) FROM activity)';
+    const [oldest, minId, maxId] = (await rawRows(this.q, sql))[0] as [number | null, number, number];
+    if (oldest === null) return 0;
+    let deleted = 0;
+    if (oldest < cutoff) {
+      const expired = `DELETE FROM activity WHERE id IN
+                         (SELECT id FROM activity WHERE at < $1 ORDER BY at LIMIT ${PRUNE_BATCH})`;
+      deleted += await changes(this.q, expired, [cutoff]);
+    }
+    // By id, as SQLite: ids are handed out in order, so the oldest ids are the rows over the cap.
+    const firstKept = Math.min(maxId - this.options.maxRows + 1, minId + PRUNE_BATCH);
+    if (firstKept > minId)
+      deleted += await changes(this.q, 'DELETE FROM activity WHERE id < $1', [firstKept]);
+    return deleted;
+  }
+
+  /** Rows in the table (all kinds). */
+  async count(): Promise<number> {
+    return (await row<{ n: number }>(this.q, 'SELECT count(*) AS n FROM activity'))!.n;
+  }
+
+  private async write(e: StartedEvent, outcome: string, durationMs: number, resultBytes: number | undefined) {
+    const values = [
+      e.at ?? Date.now(),
+      e.kind,
+      e.key ?? null,
+      e.server ?? null,
+      outcome,
+      roundMs(durationMs),
+      resultBytes ?? null,
+      e.requestId ?? null,
+      e.tokenId ?? null,
+      e.project ?? null,
+      e.argsDigest ?? null,
+      e.args ?? null,
+      e.detail ?? null,
+    ];
+    const inserted = await row<{ id: number }>(this.q, INSERT.text, values, INSERT.name);
+    await this.counted();
+    return inserted!.id;
+  }
+
+  private async counted(): Promise<void> {
+    if (++this.counter.writes % PRUNE_EVERY === 0) await this.pruneExpired();
+  }
+}
+
+/** µs resolution, as SQLite's repository rounds. */
+function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function checkOptions(o: ActivityOptions): void {
+  if (!(o.retentionDays > 0) || !Number.isInteger(o.maxRows) || o.maxRows < 1) {
+    throw new CarteError(
+      'bad_input',
+      `activity retention needs retentionDays above 0 and a whole maxRows of at least 1, not ${o.retentionDays} and ${o.maxRows}`,
+    );
+  }
+}
