@@ -31,6 +31,8 @@ export const ERROR_CODES = {
   denied: { http: 403, jsonrpc: -32005, exit: 77 },
   /** The store could not be opened or written (locked, corrupt, newer schema). */
   store: { http: 500, jsonrpc: -32006, exit: 74 },
+  /** The store's database does not answer (PostgreSQL away); the replica stays up: retry shortly. */
+  store_unavailable: { http: 503, jsonrpc: -32009, exit: 69 },
   /** A bug: an invariant broke. The message says so and the stack is printed. */
   internal: { http: 500, jsonrpc: -32603, exit: 70 },
 } as const;

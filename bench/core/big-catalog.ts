@@ -32,7 +32,7 @@ function byServer(tools: readonly BenchTool[]): Map<string, BenchTool[]> {
 }
 
 /** Builds `<dir>/carte.json` and `<dir>/data/carte.db` holding the whole catalog. */
-export function writeBigCatalog(dir: string, tools: readonly BenchTool[]): BigCatalog {
+export async function writeBigCatalog(dir: string, tools: readonly BenchTool[]): Promise<BigCatalog> {
   const groups = byServer(tools);
   const configPath = join(dir, 'carte.json');
   const dataDir = join(dir, 'data');
@@ -48,9 +48,9 @@ export function writeBigCatalog(dir: string, tools: readonly BenchTool[]): BigCa
     throw new Error(`big catalog config is invalid: ${JSON.stringify(loaded.errors.slice(0, 3))}`);
   }
   const gatewayServers = serversFromConfig(loaded.config);
-  const store = openStore(join(dataDir, 'carte.db'));
-  // The gateway's constructor records each server's config hash, as the CLI will on every start.
-  new Gateway({ servers: gatewayServers, store, logger: QUIET });
+  const store = await openStore(join(dataDir, 'carte.db'));
+  // Opening the gateway records each server's config hash, as the CLI will on every start.
+  await (await Gateway.open({ servers: gatewayServers, store, logger: QUIET })).close();
   const start = performance.now();
   let toolCount = 0;
   for (const [id, list] of groups) {
@@ -61,9 +61,9 @@ export function writeBigCatalog(dir: string, tools: readonly BenchTool[]): BigCa
     }));
     const serverDescription = list[0]?.server_description?.trim() || undefined;
     const discovery = { tools: listed, protocolEra: 'legacy', serverName: id };
-    toolCount += applyDiscovery(store, id, discovery, { serverDescription }).toolCount;
+    toolCount += (await applyDiscovery(store, id, discovery, { serverDescription })).toolCount;
   }
   const writeMs = performance.now() - start;
-  store.close();
+  await store.close();
   return { configPath, dataDir, servers: gatewayServers, toolCount, writeMs };
 }

@@ -20,7 +20,7 @@ import { numberFlag, tempDir } from './paths.js';
 import { ms, summarize } from './stats.js';
 
 /** Writes the catalog's rows without categories (as a store from before migration 6 holds them). */
-function fillStore(store: Store): { descriptions: Map<string, string>; tools: number } {
+async function fillStore(store: Store): Promise<{ descriptions: Map<string, string>; tools: number }> {
   const descriptions = new Map<string, string>();
   const rows = new Map<string, ToolRow[]>();
   for (const t of loadBigCatalog(benchDataDir())) {
@@ -34,9 +34,9 @@ function fillStore(store: Store): { descriptions: Map<string, string>; tools: nu
   }
   let tools = 0;
   for (const [id, added] of rows) {
-    store.servers.reconcileConfig(id, 'bench');
-    store.transaction(() =>
-      store.tools.applyChanges({ added, changed: [], removed: [], unchanged: [] }, 'bench'),
+    await store.servers.reconcileConfig(id, 'bench');
+    await store.transaction((tx) =>
+      tx.tools.applyChanges({ added, changed: [], removed: [], unchanged: [] }, 'bench'),
     );
     tools += added.length;
   }
@@ -47,10 +47,14 @@ const paramNames = (schema: unknown): string[] =>
   Object.keys((schema as { properties?: object } | undefined)?.properties ?? {});
 
 /** The back-fill's three steps timed apart (warm word memo): read rows, categorise, write. */
-function phases(store: Store, descriptions: ReadonlyMap<string, string>): [number, number, number] {
-  const servers = store.tools.serversMissingCategories();
+async function phases(
+  store: Store,
+  descriptions: ReadonlyMap<string, string>,
+): Promise<[number, number, number]> {
+  const servers = await store.tools.serversMissingCategories();
   let t = performance.now();
-  const rows = servers.map((id) => store.tools.listByServer(id));
+  const rows: ToolRow[][] = [];
+  for (const id of servers) rows.push(await store.tools.listByServer(id));
   const read = performance.now() - t;
   t = performance.now();
   const results = servers.map((id, i) => {
@@ -66,47 +70,47 @@ function phases(store: Store, descriptions: ReadonlyMap<string, string>): [numbe
   const categorize = performance.now() - t;
   t = performance.now();
   for (const map of results) {
-    store.transaction(() =>
-      store.tools.setCategories([...map].map(([key, c]) => ({ key, category: c.category, tags: c.tags }))),
+    await store.transaction((tx) =>
+      tx.tools.setCategories([...map].map(([key, c]) => ({ key, category: c.category, tags: c.tags }))),
     );
   }
   return [read, categorize, performance.now() - t];
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const runs = numberFlag('runs', 10);
   const { dir, cleanup } = tempDir();
   const path = join(dir, 'carte.db');
-  const store = openStore(path);
+  const store = await openStore(path);
   const raw = new Database(path); // resets the categories between runs, as a pre-6 store has none
   const reset = () => raw.exec('UPDATE tools SET category = NULL, tags = NULL');
   try {
-    const { descriptions, tools } = fillStore(store);
+    const { descriptions, tools } = await fillStore(store);
     const backfill: number[] = [];
     let written = 0;
     for (let i = 0; i < runs; i++) {
       reset();
       const t = performance.now();
-      written = backfillCategories(store, descriptions);
+      written = await backfillCategories(store, descriptions);
       backfill.push(performance.now() - t);
     }
     const split: [number, number, number][] = [];
     for (let i = 0; i < runs; i++) {
       reset();
-      split.push(phases(store, descriptions));
+      split.push(await phases(store, descriptions));
     }
     const list: number[] = [];
     let size = 0;
     for (let i = 0; i < runs * 5; i++) {
       const t = performance.now();
-      size = store.tools.listCategories().size;
+      size = (await store.tools.listCategories()).size;
       list.push(performance.now() - t);
     }
     const row = (label: string, s: number[], first = true) => {
       const x = summarize(first ? s.slice(1) : s);
       return `| ${label} | ${first ? ms(s[0]!) : '-'} | ${ms(x.min)} | ${ms(x.p50)} | ${ms(x.p95)} |`;
     };
-    const servers = store.servers.list().length;
+    const servers = (await store.servers.list()).length;
     console.log(
       `# Stored categories: ${tools} tools on ${servers} servers (${written} written per back-fill)\n`,
     );
@@ -142,9 +146,9 @@ function main(): void {
     console.log(row(`listCategories (${size} tools)`, list));
   } finally {
     raw.close();
-    store.close();
+    await store.close();
     cleanup();
   }
 }
 
-main();
+await main();

@@ -33,9 +33,11 @@ const cfg = await import(dist + '/config/index.js');
 const imported = performance.now();
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const loaded = cfg.loadConfigFile(configPath, { env: {}, dataDir });
-const store = gw.openStore(dataDir + '/carte.db');
+const store = await gw.openStore(dataDir + '/carte.db');
 const search = strategy === 'hybrid' ? { strategy, embedder: gw.lazyUseLiteEmbedder() } : { strategy };
-const gateway = new gw.Gateway({ servers: gw.serversFromConfig(loaded.config), store, logger: quiet, search });
+const options = { servers: gw.serversFromConfig(loaded.config), store, logger: quiet, search };
+// Builds from before the async store (a --before DIST) construct the gateway; later ones open it.
+const gateway = gw.Gateway.open ? await gw.Gateway.open(options) : new gw.Gateway(options);
 const first = await gateway.searchToolsWithMeta(gw.LOCAL_CALLER, query);
 const answered = performance.now();
 const out = { imported, answered, firstFallback: first.meta.fallback, firstReason: first.meta.steps[0]?.reason };
@@ -46,7 +48,7 @@ if (strategy === 'hybrid') {
   Object.assign(out, { fused: performance.now(), fusedFallback: fused.meta.fallback });
 }
 await gateway.close();
-store.close();
+await store.close();
 process.stdout.write(JSON.stringify(out) + '\\n');
 `;
 
@@ -106,9 +108,9 @@ async function runCli(dist: string, config: string, dataDir: string): Promise<nu
  * Stores a vector for every embeddable tool: USE-Lite's from bench/out when bench:quality cached
  * them, else deterministic unit vectors (reading and fusing cost the same whatever the values).
  */
-function storeVectors(dataDir: string): string {
+async function storeVectors(dataDir: string): Promise<string> {
   const cache = loadVectorCache(VECTOR_CACHE, USE_LITE.dimension);
-  const store = openStore(join(dataDir, 'carte.db'));
+  const store = await openStore(join(dataDir, 'carte.db'));
   let seed = 1;
   const random = (): Float32Array => {
     const v = Float32Array.from({ length: USE_LITE.dimension }, () => {
@@ -120,17 +122,17 @@ function storeVectors(dataDir: string): string {
   };
   try {
     let cached = 0;
-    const rows = store.tools.listForSearch().flatMap((row) => {
+    const rows = (await store.tools.listForSearch()).flatMap((row) => {
       const text = embeddableToolText(toSearchDoc(row));
       if (text === undefined) return [];
       const hit = cache.get(text);
       if (hit) cached++;
       return [{ hash: row.contentHash, vector: hit ?? random() }];
     });
-    store.vectors.putMany(rows, `${USE_LITE.id}+${TEXT_RECIPE}`, USE_LITE.dimension);
+    await store.vectors.putMany(rows, `${USE_LITE.id}+${TEXT_RECIPE}`, USE_LITE.dimension);
     return `${new Set(rows.map((r) => r.hash)).size} vectors stored (${cached} USE-Lite from bench/out, the rest deterministic)`;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -150,8 +152,8 @@ async function main(): Promise<void> {
   }
   const tmp = tempDir();
   try {
-    const catalog = writeBigCatalog(tmp.dir, loadBigCatalog(benchDataDir()));
-    const stored = storeVectors(catalog.dataDir);
+    const catalog = await writeBigCatalog(tmp.dir, loadBigCatalog(benchDataDir()));
+    const stored = await storeVectors(catalog.dataDir);
     const arms: [string, string, string][] = [
       ['lexical', build, 'lexical'],
       ...dists.map(([label, dist]) => [label, dist, 'hybrid'] as [string, string, string]),

@@ -22,22 +22,22 @@ export interface HybridCold {
 }
 
 /** Stores the cached vectors for the catalog in `dataDir`; returns how many tools have none. */
-function storeVectors(dataDir: string): number {
+async function storeVectors(dataDir: string): Promise<number> {
   const cache = loadVectorCache(VECTORS, USE_LITE.dimension);
-  const store = openStore(join(dataDir, 'carte.db'));
+  const store = await openStore(join(dataDir, 'carte.db'));
   try {
     const written: { hash: string; vector: Float32Array }[] = [];
     let missing = 0;
-    for (const row of store.tools.listForSearch()) {
+    for (const row of await store.tools.listForSearch()) {
       const text = embeddableToolText(toSearchDoc(row));
       const vector = text === undefined ? undefined : cache.get(text);
       if (vector) written.push({ hash: row.contentHash, vector });
       else if (text !== undefined) missing++;
     }
-    store.vectors.putMany(written, `${USE_LITE.id}+${TEXT_RECIPE}`, USE_LITE.dimension);
+    await store.vectors.putMany(written, `${USE_LITE.id}+${TEXT_RECIPE}`, USE_LITE.dimension);
     return missing;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -48,7 +48,7 @@ export async function benchHybridCold(
 ): Promise<HybridCold> {
   if (!existsSync(VECTORS))
     return { skipped: `no ${VECTORS} (run npm run bench:quality first)`, ms: [], lexicalMs: [] };
-  const missing = storeVectors(target.dataDir);
+  const missing = await storeVectors(target.dataDir);
   if (missing > 0) return { skipped: `${missing} tools have no cached vector`, ms: [], lexicalMs: [] };
   const hybridConfig = join(target.cwd, 'carte-hybrid.json');
   const config = JSON.parse(readFileSync(target.configPath, 'utf8')) as Record<string, unknown>;

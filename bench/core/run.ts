@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   progress('search: writing the big catalog into a temp store');
   const big = tempDir();
   try {
-    const catalog = writeBigCatalog(big.dir, loadBigCatalog(dataDir));
+    const catalog = await writeBigCatalog(big.dir, loadBigCatalog(dataDir));
     const queries = loadQueries(dataDir, QUERY_COUNT);
     const demo: CatalogTarget = {
       label: 'demo',

@@ -13,13 +13,24 @@ import { ROOT, numberFlag, tempDir } from './paths.js';
 import { machine, machineLine, progress, table } from './report.js';
 import { ms, ratio, summarize, type Summary } from './stats.js';
 
-/** The slice of a checkout's API this bench uses; stable since 2026-11-23 (34fea3b). */
+type GatewayOptions = { servers: unknown[]; store: unknown; logger: unknown };
+
+/**
+ * The slice of a checkout's API this bench uses; stable since 2026-11-23 (34fea3b), async since
+ * the store went async (openStore, writeBigCatalog and store.close answer promises, and
+ * `Gateway.open` replaced the constructor): both shapes are accepted, to compare across the change.
+ */
 interface BuildApi {
-  writeBigCatalog: (dir: string, tools: readonly BenchTool[]) => { dataDir: string; servers: unknown[] };
-  Gateway: new (opts: { servers: unknown[]; store: unknown; logger: unknown }) => Searcher;
-  openStore: (path: string) => { close: () => void };
+  writeBigCatalog: (
+    dir: string,
+    tools: readonly BenchTool[],
+  ) => MaybePromise<{ dataDir: string; servers: unknown[] }>;
+  Gateway: (new (opts: GatewayOptions) => Searcher) & { open?: (opts: GatewayOptions) => Promise<Searcher> };
+  openStore: (path: string) => MaybePromise<{ close: () => MaybePromise<void> }>;
   LOCAL_CALLER: unknown;
 }
+
+type MaybePromise<T> = T | Promise<T>;
 
 interface Searcher {
   searchTools: (ctx: unknown, query: string | string[]) => { key: string; relevance: number }[];
@@ -53,16 +64,17 @@ async function openBuild(root: string, tools: readonly BenchTool[], dir: string)
   const api = { ...(await load('src/gateway/index.ts')), ...(await load('bench/core/big-catalog.ts')) };
   const { writeBigCatalog, Gateway, openStore, LOCAL_CALLER } = api as BuildApi;
   mkdirSync(dir);
-  const catalog = writeBigCatalog(dir, tools);
-  const store = openStore(join(catalog.dataDir, 'carte.db'));
-  const gateway = new Gateway({ servers: catalog.servers, store, logger: QUIET });
+  const catalog = await writeBigCatalog(dir, tools);
+  const store = await openStore(join(catalog.dataDir, 'carte.db'));
+  const options = { servers: catalog.servers, store, logger: QUIET };
+  const gateway = Gateway.open ? await Gateway.open(options) : new Gateway(options);
   return {
     label: labelOf(root),
     search: (q) => gateway.searchTools(LOCAL_CALLER, q).map((r) => `${r.key}:${r.relevance}`),
     times: [],
     close: async () => {
       await gateway.close();
-      store.close();
+      await store.close();
     },
   };
 }

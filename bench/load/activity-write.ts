@@ -36,12 +36,12 @@ export interface ActivityWriteResult {
 }
 
 /** 100,000 calls over the last 89 days (inside the 90-day retention), one transaction. */
-function fill(store: Store): void {
+async function fill(store: Store): Promise<void> {
   const now = Date.now();
-  store.transaction(() => {
+  await store.transaction(async (tx) => {
     for (let i = 0; i < ROWS; i++) {
       const key = `srv${i % 20}/tool_${(i * 7919) % TOOLS}`;
-      store.activity.record({
+      await tx.activity.record({
         kind: 'call',
         key,
         server: key.slice(0, key.indexOf('/')),
@@ -55,39 +55,39 @@ function fill(store: Store): void {
 }
 
 /** Writes one call into each store in turn, in blocks, so noise hits both alike. */
-function timeRecords(stores: Store[], blocks: number, perBlock: number): number[][] {
+async function timeRecords(stores: Store[], blocks: number, perBlock: number): Promise<number[][]> {
   const samples = stores.map(() => [] as number[]);
   for (let b = 0; b < blocks; b++) {
-    stores.forEach((store, s) => {
+    for (const [s, store] of stores.entries()) {
       for (let i = 0; i < perBlock; i++) {
         const key = `srv${i % 20}/tool_${(i * 31 + b) % TOOLS}`; // spread over the tools, as calls are
         const start = performance.now();
-        store.activity.record({ kind: 'call', key, server: 'srv', outcome: 'ok', durationMs: 0.2 });
+        await store.activity.record({ kind: 'call', key, server: 'srv', outcome: 'ok', durationMs: 0.2 });
         samples[s]!.push(performance.now() - start);
       }
-    });
+    }
   }
   return samples;
 }
 
 /** A filled store, its WAL checkpointed (the fill's WAL would otherwise land on the first writes). */
-export function filledStore(path: string, extraIndex?: string): Store {
-  openStore(path).close();
+export async function filledStore(path: string, extraIndex?: string): Promise<Store> {
+  await (await openStore(path)).close();
   const raw = new Database(path);
   if (extraIndex) raw.exec(extraIndex);
-  const store = openStore(path);
-  fill(store);
+  const store = await openStore(path);
+  await fill(store);
   raw.pragma('wal_checkpoint(TRUNCATE)');
   raw.close();
   return store;
 }
 
 /** Median of `runs` timings of `fn`, ms. */
-function timeQuery(fn: () => unknown, runs = 5): number {
+async function timeQuery(fn: () => Promise<unknown>, runs = 5): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
-    fn();
+    await fn();
     samples.push(performance.now() - start);
   }
   return median(samples);
@@ -123,31 +123,37 @@ function sizing(): ActivityWriteResult['sizing'] {
 }
 
 /** Runs every part; `quick` shortens the loops. */
-export function activityWrite(opts: { quick: boolean }): ActivityWriteResult {
+export async function activityWrite(opts: { quick: boolean }): Promise<ActivityWriteResult> {
   const tmp = tempDir('carte-activity-');
   progress(`activity: filling two stores with ${ROWS} rows`);
-  const store = filledStore(join(tmp.dir, 'data', 'carte.db'));
-  const byTool = filledStore(join(tmp.dir, 'by-tool', 'carte.db'), BY_TOOL_INDEX);
+  const store = await filledStore(join(tmp.dir, 'data', 'carte.db'));
+  const byTool = await filledStore(join(tmp.dir, 'by-tool', 'carte.db'), BY_TOOL_INDEX);
   try {
     progress('activity: record() with and without a per-tool index');
-    timeRecords([store, byTool], 1, 500); // warm-up
-    const [timeIndex, byToolIndex] = timeRecords([store, byTool], opts.quick ? 5 : 20, 1000).map(summarize);
+    await timeRecords([store, byTool], 1, 500); // warm-up
+    const [timeIndex, byToolIndex] = (await timeRecords([store, byTool], opts.quick ? 5 : 20, 1000)).map(
+      summarize,
+    );
     const since = Date.now() - 7 * DAY;
     const queries: ActivityWriteResult['queries'] = {};
-    const query = (name: string, fn: (s: Store) => unknown) =>
-      (queries[name] = { timeIndex: timeQuery(() => fn(store)), byToolIndex: timeQuery(() => fn(byTool)) });
-    query('usageByTool() (all rows)', (s) => s.activity.usageByTool());
-    query('usageByTool({since: 7 days ago})', (s) => s.activity.usageByTool({ since }));
-    query('hotScores() (half-life 7 days)', (s) => s.activity.hotScores());
-    query('pruneExpired(), nothing to prune (on every open)', (s) => s.activity.pruneExpired());
+    const query = async (name: string, fn: (s: Store) => Promise<unknown>) => {
+      queries[name] = {
+        timeIndex: await timeQuery(() => fn(store)),
+        byToolIndex: await timeQuery(() => fn(byTool)),
+      };
+    };
+    await query('usageByTool() (all rows)', (s) => s.activity.usageByTool());
+    await query('usageByTool({since: 7 days ago})', (s) => s.activity.usageByTool({ since }));
+    await query('hotScores() (half-life 7 days)', (s) => s.activity.hotScores());
+    await query('pruneExpired(), nothing to prune (on every open)', (s) => s.activity.pruneExpired());
     return {
       record: { timeIndex: timeIndex!, byToolIndex: byToolIndex! },
       queries,
       sizing: sizing(),
     };
   } finally {
-    store.close();
-    byTool.close();
+    await store.close();
+    await byTool.close();
     tmp.cleanup();
   }
 }
@@ -207,7 +213,7 @@ export function activityTables(r: ActivityWriteResult): string {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const m = machine();
   try {
-    const r = activityWrite({ quick: hasFlag('quick') });
+    const r = await activityWrite({ quick: hasFlag('quick') });
     console.log(['# Activity write', '', machineLine(m), '', activityTables(r)].join('\n'));
     console.log(`\nwrote ${writeJson('activity-write', { machine: m, ...r })}`);
   } catch (err) {

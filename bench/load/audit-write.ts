@@ -77,7 +77,7 @@ async function alternate(
 export async function auditWrite(opts: { quick: boolean }): Promise<AuditWriteResult> {
   const tmp = tempDir('carte-audit-');
   progress('audit: filling a store with 100k rows');
-  const store = filledStore(join(tmp.dir, 'data', 'carte.db'));
+  const store = await filledStore(join(tmp.dir, 'data', 'carte.db'));
   try {
     const blocks = opts.quick ? 10 : 40;
     const digest = argsDigest(ARGS);
@@ -86,14 +86,14 @@ export async function auditWrite(opts: { quick: boolean }): Promise<AuditWriteRe
       {
         record: () =>
           store.activity.record({ kind: 'call', ...TARGET, outcome: 'ok', durationMs: 0.2, resultBytes: 51 }),
-        beginFinish: () => {
-          const id = store.activity.begin({
+        beginFinish: async () => {
+          const id = await store.activity.begin({
             kind: 'call',
             ...TARGET,
             project: 'default',
             argsDigest: digest,
           });
-          store.activity.finish(id, { outcome: 'ok', durationMs: 0.2, resultBytes: 51 });
+          await store.activity.finish(id, { outcome: 'ok', durationMs: 0.2, resultBytes: 51 });
         },
       },
       blocks,
@@ -122,7 +122,7 @@ export async function auditWrite(opts: { quick: boolean }): Promise<AuditWriteRe
       },
     };
   } finally {
-    store.close();
+    await store.close();
     tmp.cleanup();
   }
 }

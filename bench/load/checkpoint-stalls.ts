@@ -24,7 +24,7 @@ const ROW = {
 const STALL_MS = 20;
 
 async function round(mode: 'main' | 'worker', seconds: number): Promise<string[]> {
-  const store = openStore(join(mkdtempSync(join(tmpdir(), 'carte-stalls-')), 'carte.db'));
+  const store = await openStore(join(mkdtempSync(join(tmpdir(), 'carte-stalls-')), 'carte.db'));
   if (mode === 'worker')
     store.checkpointInBackground((err) => console.error(`worker failed: ${err.message}`));
   const delay = monitorEventLoopDelay({ resolution: 1 });
@@ -33,20 +33,20 @@ async function round(mode: 'main' | 'worker', seconds: number): Promise<string[]
   let calls = 0;
   let last = performance.now();
   const end = last + seconds * 1000;
-  await new Promise<void>((resolve) => {
-    const tick = () => {
+  await new Promise<void>((resolve, reject) => {
+    const tick = async () => {
       const now = performance.now();
       if (now - last > STALL_MS) stalls.push(now - last);
       last = now;
-      store.activity.finish(store.activity.begin(ROW), { outcome: 'ok', durationMs: 1 });
+      await store.activity.finish(await store.activity.begin(ROW), { outcome: 'ok', durationMs: 1 });
       calls++;
       if (now > end) resolve();
-      else setTimeout(tick, 0);
+      else setTimeout(() => void tick().catch(reject), 0);
     };
-    tick();
+    tick().catch(reject);
   });
   delay.disable();
-  store.close();
+  await store.close();
   const ms = (ns: number) => (ns / 1e6).toFixed(1);
   return [
     mode,

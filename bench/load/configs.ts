@@ -8,6 +8,8 @@ import { runOk } from '../core/proc.js';
 export interface CarteSetup {
   config: string;
   dataDir: string;
+  /** Extra environment for every command on this setup (`CARTE_DATABASE_URL` for PostgreSQL). */
+  env?: Record<string, string>;
 }
 
 const q = (s: string) => JSON.stringify(s);
@@ -43,12 +45,23 @@ export const CONFIGS = {
 /** The per-call timeout of the fault run's `hangs` server (its `hang` tool never answers). */
 export const HANG_TIMEOUT_MS = 1000;
 
-/** Writes `<dir>/<name>.yaml`, syncs it into `<dir>/<name>-data`, and fails if a server did not sync. */
-export async function setupCarte(dir: string, name: string, lines: string[]): Promise<CarteSetup> {
+/**
+ * Writes `<dir>/<name>.yaml`, syncs it into `<dir>/<name>-data` (or the database `env` names with
+ * `CARTE_DATABASE_URL`), and fails if a server did not sync.
+ */
+export async function setupCarte(
+  dir: string,
+  name: string,
+  lines: string[],
+  env?: Record<string, string>,
+): Promise<CarteSetup> {
   mkdirSync(dir, { recursive: true });
   const config = join(dir, `${name}.yaml`);
   const dataDir = join(dir, `${name}-data`);
   writeFileSync(config, `${lines.join('\n')}\n`);
-  await runOk(['sync', '--config', config, '--data-dir', dataDir, '--json'], { cwd: dir });
-  return { config, dataDir };
+  await runOk(['sync', '--config', config, '--data-dir', dataDir, '--json'], {
+    cwd: dir,
+    ...(env && { env }),
+  });
+  return { config, dataDir, ...(env && { env }) };
 }

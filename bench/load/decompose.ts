@@ -16,11 +16,11 @@ export interface Decomposition {
 }
 
 /** A Session over an in-process gateway, so the same loop drives it. */
-function gatewaySession(setup: CarteSetup): Session {
+async function gatewaySession(setup: CarteSetup): Promise<Session> {
   const loaded = loadConfigFile(setup.config, { env: {}, dataDir: setup.dataDir });
   if (!loaded.config) throw new Error(`cannot load ${setup.config}`);
-  const store = openStore(join(setup.dataDir, 'carte.db'));
-  const gateway = new Gateway({ servers: serversFromConfig(loaded.config), store, logger: QUIET });
+  const store = await openStore(join(setup.dataDir, 'carte.db'));
+  const gateway = await Gateway.open({ servers: serversFromConfig(loaded.config), store, logger: QUIET });
   return {
     pid: null,
     stderrTail: () => '',
@@ -34,7 +34,7 @@ function gatewaySession(setup: CarteSetup): Session {
     },
     close: async () => {
       await gateway.close();
-      store.close();
+      await store.close();
     },
   };
 }
@@ -45,7 +45,7 @@ export async function decompose(
 ): Promise<Decomposition> {
   const sessions = {
     direct: await openSession({ kind: 'direct-stdio' }),
-    gateway: gatewaySession(setup),
+    gateway: await gatewaySession(setup),
     carte: await openSession({ kind: 'carte', ...setup }),
   };
   const arms = Object.keys(sessions) as (keyof Decomposition)[];

@@ -24,8 +24,10 @@ export async function startCarteHttp(
 ): Promise<CarteHttp> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const base = ['--config', setup.config, '--data-dir', setup.dataDir];
+  const env = setup.env;
   const made = await runOk([...base, 'token', 'create', '--project', 'default', '--scope', 'call'], {
     cwd: dir,
+    ...(env && { env }),
   });
   const token = made.stdout.trim();
   const child = spawn(
@@ -33,7 +35,7 @@ export async function startCarteHttp(
     [...(opts.nodeArgs ?? []), opts.bin ?? BIN, ...base, 'serve', '--http', '--port', '0'],
     {
       cwd: dir,
-      env: cleanEnv(),
+      env: cleanEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

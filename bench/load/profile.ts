@@ -1,19 +1,23 @@
 // Profiles `carte serve` under load:
 // `npx tsx bench/load/profile.ts [--seconds S] [--workers N] [--top N] [--keep out.cpuprofile]
-// [--sessions N] [--http modern|legacy [--sessions 16] [--raw-procs 2]] [--upstream stdio|http]`.
+// [--sessions N] [--http modern|legacy [--sessions 16] [--raw-procs 2] [--pg [postgres://...]]]
+// [--upstream stdio|http]`.
 // One session calls everything/echo through a Carte started with `node --cpu-prof` (with --http:
 // one `carte serve --http` under the raw load generator, raw-load.ts); when Carte exits it writes
 // its profile, and this prints self time (`--upstream http`: a stdio session, with everything
 // in its Streamable HTTP mode behind Carte; `--sessions N` over stdio: N sessions, each its own
 // Carte, their profiles added up) by function and by file (node_modules packages lumped
-// together), so the costs of one proxied call can be read off.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { flag, numberFlag, requireBuild, tempDir } from '../core/paths.js';
+// together), so the costs of one proxied call can be read off. `--pg`: the `--http` Carte on a
+// scratch PostgreSQL database (dropped at the end), with its queries counted by pg-query-count.mjs.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { flag, hasFlag, numberFlag, requireBuild, tempDir } from '../core/paths.js';
 import { table } from '../core/report.js';
 import { CONFIGS, setupCarte } from './configs.js';
 import { startCarteHttp } from './http-face.js';
 import { startEverythingHttp } from './http-upstream.js';
+import { DEFAULT_PG_URL, connectPg, cpuSpent, type PgServer } from './pg-database.js';
 import { RawLoad, recordCall } from './raw-load.js';
 import { openSession } from './sessions.js';
 import { runLoop } from './workload.js';
@@ -140,11 +144,27 @@ async function loadStdio(
   return { fromUs, toUs, calls: stats.ok, elapsedMs: stats.elapsedMs };
 }
 
+const QUERY_COUNTER = join(dirname(fileURLToPath(import.meta.url)), 'pg-query-count.mjs');
+
 /** `carte serve --http` under raw replayed POSTs; SIGTERM makes it exit and write its profile. */
-async function loadHttp(dir: string, profDir: string, seconds: number, era: string): Promise<Measured> {
+async function loadHttp(
+  dir: string,
+  profDir: string,
+  seconds: number,
+  opts: { era: string; pg?: PgServer },
+): Promise<Measured> {
+  const { era, pg } = opts;
   if (era !== 'modern' && era !== 'legacy') throw new Error(`--http takes modern or legacy, not "${era}"`);
-  const setup = await setupCarte(dir, 'http', CONFIGS.stdio());
-  const carte = await startCarteHttp(setup, dir, { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] });
+  const queryLog = join(dir, 'queries');
+  const env = pg && {
+    CARTE_DATABASE_URL: await pg.createDatabase('profile'),
+    CARTE_BENCH_QUERY_LOG: queryLog,
+  };
+  const setup = await setupCarte(dir, 'http', CONFIGS.stdio(), env);
+  const counting = pg ? ['--import', QUERY_COUNTER] : [];
+  const carte = await startCarteHttp(setup, dir, {
+    nodeArgs: [...counting, '--cpu-prof', '--cpu-prof-dir', profDir],
+  });
   const target = { url: carte.url, era, token: carte.token, key: 'everything/echo' } as const;
   const recorded = await Promise.all(
     Array.from({ length: numberFlag('sessions', 16) }, () => recordCall(target)),
@@ -155,15 +175,51 @@ async function loadHttp(dir: string, profDir: string, seconds: number, era: stri
   );
   try {
     await load.segment(3000); // V8 compiles the call path for a few seconds (see compare.ts)
+    const before = pg && (await queryCounts(carte.pid, `${queryLog}.0`));
+    const pgBefore = pg?.cpuMs() ?? new Map<number, number>();
     const fromUs = nowUs();
     const { stats } = await load.segment(seconds * 1000);
     const toUs = nowUs();
+    const pgMs = pg ? cpuSpent(pgBefore, pg.cpuMs()) : 0;
+    const after = pg && (await queryCounts(carte.pid, `${queryLog}.1`));
+    if (before && after) printQueries(before, after, stats.ok, pgMs);
     return { fromUs, toUs, calls: stats.ok, elapsedMs: stats.elapsedMs };
   } finally {
     await load.stop();
     await Promise.all(recorded.map((r) => r.close().catch(() => undefined)));
     await carte.stop();
   }
+}
+
+/** Asks the counter in Carte (SIGUSR2) for its counts and reads them from `file`. */
+async function queryCounts(pid: number, file: string): Promise<Record<string, number>> {
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 50)); // the write is one synchronous call; let it finish
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
+}
+
+function printQueries(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  calls: number,
+  pgMs: number,
+): void {
+  const rows = Object.entries(after)
+    .map(([sql, n]) => [sql, n - (before[sql] ?? 0)] as const)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((a, [, n]) => a + n, 0);
+  console.log(
+    `PostgreSQL: ${(total / calls).toFixed(2)} queries per call over ${calls} calls; the server's CPU ${((pgMs / calls) * 1000).toFixed(0)} µs per call\n`,
+  );
+  console.log(
+    table(
+      ['query (first 120 characters)', 'per call'],
+      rows.map(([sql, n]) => [`\`${sql.replaceAll('|', '\\|')}\``, (n / calls).toFixed(3)]),
+    ),
+  );
+  console.log('');
 }
 
 async function main(): Promise<void> {
@@ -180,12 +236,20 @@ async function main(): Promise<void> {
       throw new Error(`--upstream takes stdio or http, not "${upstreamKind}"`);
     if (upstreamKind === 'http' && era !== undefined)
       throw new Error('--upstream http profiles a stdio session only');
+    if (hasFlag('pg') && era === undefined) throw new Error('--pg profiles the --http face only');
+    const pgUrl = flag('pg');
+    const pg = hasFlag('pg')
+      ? await connectPg(pgUrl?.startsWith('postgres') ? pgUrl : DEFAULT_PG_URL)
+      : undefined;
     const upstream = upstreamKind === 'http' ? await startEverythingHttp() : undefined;
     const { fromUs, toUs, calls, elapsedMs } = await (
       era === undefined
         ? loadStdio(tmp.dir, profDir, seconds, workers, upstream?.url)
-        : loadHttp(tmp.dir, profDir, seconds, era)
-    ).finally(() => upstream?.stop());
+        : loadHttp(tmp.dir, profDir, seconds, { era, ...(pg && { pg }) })
+    ).finally(async () => {
+      await upstream?.stop();
+      await pg?.close();
+    });
     // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (a worker
     // thread, such as the WAL checkpointer's, writes its own).
     // One main-thread profile per Carte process (several with --sessions over stdio): added up.

@@ -1,9 +1,10 @@
-// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,raw,floor,faults,activity,audit]
+// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,raw,floor,pg,faults,activity,audit]
 // [--clients 1,4,16] [--http-clients 1,4] [--face-clients 16] [--face-eras modern,legacy]
-// [--raw-clients 16] [--raw-procs 2] [--raw-baseline other/bin/carte.js] [--seconds S] [--warm-up S]`
-// (npm run bench:load).
+// [--raw-clients 16] [--raw-procs 2] [--raw-baseline other/bin/carte.js] [--pg-url postgres://...]
+// [--seconds S] [--warm-up S]` (npm run bench:load).
 // Concurrent MCP sessions call everything/echo through `carte serve` and straight to the server in
-// the same run (stdio and Streamable HTTP upstreams), then a fault run with a crashing upstream and
+// the same run (stdio and Streamable HTTP upstreams), the HTTP face on SQLite, on PostgreSQL and as
+// three replicas behind HAProxy (store-arms.ts), then a fault run with a crashing upstream and
 // the cost of recording each call in the store (activity-write.ts) and of auditing it (audit-write.ts).
 // Prints markdown; writes bench/out/load.json.
 import { flag, hasFlag, numberFlag, requireBuild, tempDir } from '../core/paths.js';
@@ -19,6 +20,9 @@ import { arm, compareTable, cpuTable, decompositionTable, faultTable, overheadLi
 import { decompose } from './decompose.js';
 import { activityTables, activityWrite } from './activity-write.js';
 import { auditTables, auditWrite } from './audit-write.js';
+import { DEFAULT_PG_URL } from './pg-database.js';
+import { storeArmRows, type StoreRow } from './store-arms.js';
+import { STORE_NOTE, figures, storeTables } from './store-tables.js';
 
 const HTTP_FACE_NOTE =
   'Over stdio every client session is its own `carte serve` process. Rows marked "clients over HTTP" (part `face`) are one `carte serve --http` shared by every session, with everything over stdio as its upstream; their direct arm calls everything over Streamable HTTP (its `streamableHttp` mode), and their Carte CPU is the one process. Rows marked "raw POSTs" (part `raw`) are the same servers under the raw load generator (recorded `call_tool` POSTs replayed over keep-alive connections by worker processes; their client CPU is the workers\').';
@@ -31,7 +35,18 @@ function counts(name: string, fallback: string): number[] {
   return list;
 }
 
-const PARTS = ['stdio', 'decompose', 'http', 'face', 'raw', 'floor', 'faults', 'activity', 'audit'] as const;
+const PARTS = [
+  'stdio',
+  'decompose',
+  'http',
+  'face',
+  'raw',
+  'floor',
+  'pg',
+  'faults',
+  'activity',
+  'audit',
+] as const;
 type Part = (typeof PARTS)[number];
 
 /** `--only a,b`: the parts to run (all by default), so one arm can be measured again alone. */
@@ -54,12 +69,13 @@ function specs(quick: boolean): { stdio: CompareSpec[]; http: CompareSpec[] } {
   };
 }
 
-/** Rows of clients reaching Carte over HTTP: sessions x era (`--raw-clients` for part `raw`). */
+/** Rows of clients reaching Carte over HTTP: sessions x era (`--raw-clients` for parts `raw` and `pg`). */
 function faceSpecs(
   quick: boolean,
   countsFlag = 'face-clients',
+  erasByDefault = 'modern,legacy',
 ): { sessions: number; era: 'modern' | 'legacy' }[] {
-  const raw = flag('face-eras') ?? 'modern,legacy';
+  const raw = flag('face-eras') ?? erasByDefault;
   const eras = raw.split(',');
   const bad = eras.find((e) => e !== 'modern' && e !== 'legacy');
   if (bad !== undefined) throw new Error(`--face-eras takes modern and/or legacy, not "${bad}"`);
@@ -128,6 +144,14 @@ async function main(): Promise<void> {
           step,
         )
       : undefined;
+    const stores = only.has('pg')
+      ? await storeRows(
+          tmp.dir,
+          faceSpecs(quick, 'raw-clients', 'modern'),
+          { durationMs, rounds, warmUpMs },
+          step,
+        )
+      : undefined;
     if (only.has('faults')) step('fault run');
     const faults = only.has('faults')
       ? await faultRun(await setupCarte(tmp.dir, 'faults', CONFIGS.faults()), {
@@ -136,7 +160,7 @@ async function main(): Promise<void> {
         })
       : undefined;
     if (only.has('activity')) step('activity write (recording a call in the store)');
-    const activity = only.has('activity') ? activityWrite({ quick }) : undefined;
+    const activity = only.has('activity') ? await activityWrite({ quick }) : undefined;
     if (only.has('audit')) step('audit write (begin + finish against one record)');
     const audit = only.has('audit') ? await auditWrite({ quick }) : undefined;
     const totalS = (performance.now() - started) / 1000;
@@ -166,6 +190,14 @@ async function main(): Promise<void> {
       '## The floor of any Node HTTP face (part `floor`)',
       '',
       floor ? `${floorTable(floor)}\n\n${FLOOR_NOTE}` : skipped,
+      '',
+      '## The HTTP face on SQLite, PostgreSQL and three replicas (part `pg`)',
+      '',
+      stores === undefined
+        ? skipped
+        : typeof stores === 'string'
+          ? stores
+          : `${storeTables(stores)}\n\n${STORE_NOTE}`,
       '',
       '## Fault run',
       '',
@@ -200,6 +232,13 @@ async function main(): Promise<void> {
         hang: { ...faults.hang, latencies: undefined },
       },
       floor,
+      stores:
+        typeof stores === 'string'
+          ? stores
+          : stores?.map((r) => ({
+              ...r,
+              arms: r.arms.map((a) => ({ ...a, stats: { ...a.stats, latencies: undefined }, ...figures(a) })),
+            })),
       activity,
       audit,
       totalS,
@@ -235,6 +274,28 @@ async function httpUpstreamRows(
     await upstream.stop();
   }
   return results;
+}
+
+/**
+ * Part `pg`. Run by `--only pg`, it fails without PostgreSQL or HAProxy; in a run of every part it
+ * leaves a line saying why it was skipped instead, so the other parts still run on a laptop.
+ */
+async function storeRows(
+  dir: string,
+  specs: readonly { sessions: number; era: 'modern' | 'legacy' }[],
+  opts: { durationMs: number; rounds: number; warmUpMs: number },
+  step: (what: string) => void,
+): Promise<StoreRow[] | string> {
+  const pgUrl = flag('pg-url') ?? DEFAULT_PG_URL;
+  const all = { ...opts, processes: numberFlag('raw-procs', 2), pgUrl };
+  try {
+    return await storeArmRows(dir, specs, all, step);
+  } catch (err) {
+    if (flag('only') !== undefined) throw err;
+    const why = err instanceof Error ? err.message : String(err);
+    progress(`load: part pg skipped: ${why}`);
+    return `skipped: ${why.slice(0, 300)}`;
+  }
 }
 
 /** Drops raw latency arrays from the JSON (the summaries stay). */

@@ -25,8 +25,8 @@ export async function syncDemo(dir: string): Promise<StoredCatalog> {
   const dataDir = join(dir, 'data');
   mkdirSync(join(dataDir, 'sandbox'), { recursive: true });
   const servers = serversFromConfig(demoConfig(dataDir));
-  const store = openStore(join(dataDir, 'carte.db'));
-  const gateway = new Gateway({ servers, store, logger: QUIET });
+  const store = await openStore(join(dataDir, 'carte.db'));
+  const gateway = await Gateway.open({ servers, store, logger: QUIET });
   try {
     const failed = (await gateway.sync(LOCAL_CALLER)).filter((r) => r.status !== 'success');
     if (failed.length) {
@@ -34,7 +34,7 @@ export async function syncDemo(dir: string): Promise<StoredCatalog> {
     }
   } finally {
     await gateway.close();
-    store.close();
+    await store.close();
   }
   return { dataDir, servers };
 }

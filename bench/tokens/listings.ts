@@ -36,15 +36,15 @@ export function bigCatalogTools(raw: readonly BenchTool[] = loadBigCatalog(bench
 }
 
 /** Every tool stored in a synced data dir (`<dataDir>/carte.db`), named by key. */
-export function storedCatalogTools(dataDir: string): ListedTool[] {
-  const store = openStore(join(dataDir, 'carte.db'));
+export async function storedCatalogTools(dataDir: string): Promise<ListedTool[]> {
+  const store = await openStore(join(dataDir, 'carte.db'));
   try {
-    return store.tools.listAll().map((t) => ({
+    return (await store.tools.listAll()).map((t) => ({
       name: t.key,
       ...(t.description ? { description: t.description } : {}),
       inputSchema: t.inputSchema,
     }));
   } finally {
-    store.close();
+    await store.close();
   }
 }

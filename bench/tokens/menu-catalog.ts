@@ -35,31 +35,31 @@ function spread(keys: readonly string[], n: number): string[] {
 }
 
 /** Calls over the last week: the first used tool most often, each next one a little less. */
-function recordCalls(store: Store, keys: readonly string[], now: number): void {
-  keys.forEach((key, i) => {
+async function recordCalls(store: Store, keys: readonly string[], now: number): Promise<void> {
+  for (const [i, key] of keys.entries()) {
     const calls = 2 * (keys.length - i);
     for (let j = 0; j < calls; j++) {
       const at = now - Math.floor(((j + 0.5) / calls) * 7 * DAY_MS);
       const server = key.slice(0, key.indexOf('/'));
-      store.activity.record({ kind: 'call', key, server, outcome: 'ok', durationMs: 1, at });
+      await store.activity.record({ kind: 'call', key, server, outcome: 'ok', durationMs: 1, at });
     }
-  });
+  }
 }
 
 /** Opens the stored catalog with call history and pins; `close` closes the gateway and the store. */
-export function openMenuCatalog(
+export async function openMenuCatalog(
   label: string,
   stored: StoredCatalog,
   tools: readonly ListedTool[],
-): MenuCatalog {
-  const store = openStore(join(stored.dataDir, 'carte.db'));
+): Promise<MenuCatalog> {
+  const store = await openStore(join(stored.dataDir, 'carte.db'));
   const picked = spread(
     tools.map((t) => t.name),
     PINNED + USED,
   );
-  recordCalls(store, picked.slice(PINNED), Date.now());
+  await recordCalls(store, picked.slice(PINNED), Date.now());
   const rules = compileRules(picked.slice(0, PINNED).map((key) => ({ match: key, pin: true })));
-  const gateway = new Gateway({ servers: stored.servers, store, logger: QUIET, rules });
+  const gateway = await Gateway.open({ servers: stored.servers, store, logger: QUIET, rules });
   return {
     label,
     servers: stored.servers.length,
@@ -67,7 +67,7 @@ export function openMenuCatalog(
     gateway,
     close: async () => {
       await gateway.close();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -57,10 +57,10 @@ async function openCatalogs(dir: string): Promise<MenuCatalog[]> {
   const demo = await syncDemo(join(dir, 'demo'));
   progress('tokens: writing the big bench catalog into a store');
   const raw = loadBigCatalog(benchDataDir());
-  const big = writeBigCatalog(mkdirSync(join(dir, 'big'), { recursive: true })!, raw);
+  const big = await writeBigCatalog(mkdirSync(join(dir, 'big'), { recursive: true })!, raw);
   return [
-    openMenuCatalog('demo catalog', demo, storedCatalogTools(demo.dataDir)),
-    openMenuCatalog('big bench catalog', big, bigCatalogTools(raw)),
+    await openMenuCatalog('demo catalog', demo, await storedCatalogTools(demo.dataDir)),
+    await openMenuCatalog('big bench catalog', big, bigCatalogTools(raw)),
   ];
 }
 

@@ -18,11 +18,13 @@ import { registerServers } from './commands/servers.js';
 import { registerStats } from './commands/stats.js';
 import { registerSync } from './commands/sync.js';
 import { registerToken, TOKEN_ACTIONS } from './commands/token.js';
+import { registerStore, STORE_ACTIONS } from './commands/store.js';
 import { registerTools } from './commands/tools.js';
 
 /** The commands that take an action word, for `carte token create --help`. */
 const ACTIONS: Readonly<Record<string, ActionHelps>> = {
   token: TOKEN_ACTIONS,
+  store: STORE_ACTIONS,
   audit: AUDIT_ACTIONS,
   config: CONFIG_ACTIONS,
 };
@@ -58,6 +60,7 @@ export async function main(argv: string[]): Promise<void> {
     registerRank,
     registerCategorize,
     registerToken,
+    registerStore,
   ]) {
     register(cli);
   }

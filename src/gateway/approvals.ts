@@ -136,13 +136,15 @@ export async function rejectProposal(
 }
 
 /** Releases a quarantined tool and pins its current content (running gateways notice at their next request). */
-export function approveQuarantinedTool(
+export async function approveQuarantinedTool(
   ctx: CallerContext,
-  site: Pick<ApprovalSite, 'store'>,
+  site: Pick<ApprovalSite, 'store' | 'gateway'>,
   key: string,
 ): Promise<ApprovedTool> {
   requireScope(ctx, 'admin', 'approving a quarantined tool');
-  return approveTool(site.store, key);
+  const approved = await approveTool(site.store, key);
+  await site.gateway.catalogChangedHere(); // other processes hear of it from the store
+  return approved;
 }
 
 /** Why a proposal cannot be approved against this config: the checks re-run (deny may have changed) and id clashes. */

@@ -89,6 +89,7 @@ export class Gateway {
   private readonly rows: ToolRows;
   private readonly digests = new WeakMap<VisibilityPolicy, CatalogDigest>();
   private readonly mirror: CatalogMirror;
+  private unsubscribe: () => void = () => undefined;
 
   private constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
@@ -141,7 +142,13 @@ export class Gateway {
     // Tools stored before categories were (or whose categorising was interrupted) get theirs now.
     if (await backfillCategories(store, serverDescriptions(this.mirror, this.servers)))
       await this.mirror.load();
-    await this.view.prepare();
+    // Another replica's sync, approval or quarantine (a shared store): read the catalog again.
+    this.unsubscribe = store.subscribe((change) => {
+      if (change !== 'catalog') return;
+      this.catalogChanged().catch((err: Error) =>
+        this.options.logger.warn(`cannot read the catalog another replica changed: ${err.message}`),
+      );
+    });
   }
 
   /** Applies a new config (hot reload): servers (see applyReload), rules and projects. */
@@ -220,6 +227,7 @@ export class Gateway {
 
   /** Embeds what the current catalog lacks (hybrid, remote embeddings) and resolves when search is ready or degraded. */
   async prepareSearch(_ctx: CallerContext): Promise<SearchStatus> {
+    await this.view.prepare();
     return this.toolSearch.prepare();
   }
 
@@ -242,6 +250,7 @@ export class Gateway {
     requireScope(ctx, 'search', 'browse_tools');
     await this.policies.noticeExternalChange();
     await this.hotList.refresh(this.policies.project(ctx).id);
+    await this.view.prepare();
     const policy = this.policies.forCaller(ctx);
     const servers = this.policies.servers(ctx);
     const answer = browse(
@@ -381,6 +390,11 @@ export class Gateway {
     return { path: store.path, engine: store.engine, integrity: await store.checkIntegrity() };
   }
 
+  /** Resolves when the store answers a trivial statement (readiness); rejects with why not. */
+  pingStore(): Promise<void> {
+    return this.options.store.ping();
+  }
+
   /** The configured project ids (a config without projects has `default`). */
   projectIds(): string[] {
     return this.policies.projectIds();
@@ -392,6 +406,7 @@ export class Gateway {
   }
 
   async close(): Promise<void> {
+    this.unsubscribe();
     await this.sessions.close();
     await this.toolSearch.close();
     await this.upstreams.close();
@@ -411,6 +426,11 @@ export class Gateway {
     return serverSummary(this.mirror, this.upstreams, s);
   }
 
+  /** A change written to the store in this process outside the gateway (an approval): read it now. */
+  catalogChangedHere(): Promise<void> {
+    return this.catalogChanged();
+  }
+
   /** After every catalog change: the mirror is read again and everything derived from it rebuilt. */
   private async catalogChanged(): Promise<void> {
     await this.mirror.load();
@@ -418,7 +438,6 @@ export class Gateway {
     this.rows.invalidate();
     this.hotList.invalidate();
     this.view.invalidate();
-    await this.view.prepare();
     this.toolSearch.catalogChanged();
     for (const l of this.listeners) l();
   }

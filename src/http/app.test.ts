@@ -16,9 +16,9 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 let h: Harness;
 let clock = Date.now();
 const now = () => clock;
-beforeAll(() => {
+beforeAll(async () => {
   // Never synced: /readyz must say so; nothing here spawns it.
-  h = harness([stdioServer('idle', ['-e', '0'])]);
+  h = await harness([stdioServer('idle', ['-e', '0'])]);
 });
 afterAll(() => h.close());
 
@@ -98,30 +98,31 @@ describe('authentication', () => {
   });
 
   it.each([
-    ['malformed', () => 'Bearer nope', /^the bearer token is malformed/],
-    ['unknown', () => `Bearer carte_${'A'.repeat(43)}`, /^the bearer token is not known/],
+    ['malformed', () => Promise.resolve('Bearer nope'), /^the bearer token is malformed/],
+    ['unknown', () => Promise.resolve(`Bearer carte_${'A'.repeat(43)}`), /^the bearer token is not known/],
     [
       'revoked',
-      () => {
-        const t = createToken(h.store, { project: 'default', scopes: ['call'] }, clock);
-        revokeToken(h.store, t.id, clock);
+      async () => {
+        const t = await createToken(h.store, { project: 'default', scopes: ['call'] }, clock);
+        await revokeToken(h.store, t.id, clock);
         return `Bearer ${t.token}`;
       },
       /^token tok_[0-9a-f]{8} was revoked on /,
     ],
     [
       'expired',
-      () =>
-        `Bearer ${createToken(h.store, { project: 'default', scopes: ['call'], expiresInMs: 1 }, clock - 10).token}`,
+      async () =>
+        `Bearer ${(await createToken(h.store, { project: 'default', scopes: ['call'], expiresInMs: 1 }, clock - 10)).token}`,
       /^token tok_[0-9a-f]{8} expired on /,
     ],
     [
       'of a project no longer configured',
-      () => `Bearer ${createToken(h.store, { project: 'gone', scopes: ['call'] }, clock).token}`,
+      async () =>
+        `Bearer ${(await createToken(h.store, { project: 'gone', scopes: ['call'] }, clock)).token}`,
       /belongs to project "gone", which is no longer configured/,
     ],
   ])('answers a %s token with 401 invalid_token, never echoing it', async (_name, header, message) => {
-    const authorization = header();
+    const authorization = await header();
     const res = await initialize(app(), { authorization });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`${challenge}, error="invalid_token"`);
@@ -131,7 +132,7 @@ describe('authentication', () => {
   });
 
   it('a valid token opens a legacy session', async () => {
-    const t = createToken(h.store, { project: 'default', scopes: ['search'] }, clock);
+    const t = await createToken(h.store, { project: 'default', scopes: ['search'] }, clock);
     const res = await initialize(app(), { authorization: `Bearer ${t.token}` });
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -253,8 +254,8 @@ describe('legacy sessions', () => {
 
   it('belong to the caller that opened them', async () => {
     const a = app();
-    const mine = createToken(h.store, { project: 'default', scopes: ['search'] }, clock);
-    const theirs = createToken(h.store, { project: 'default', scopes: ['search'] }, clock);
+    const mine = await createToken(h.store, { project: 'default', scopes: ['search'] }, clock);
+    const theirs = await createToken(h.store, { project: 'default', scopes: ['search'] }, clock);
     const id = (await initialize(a, { authorization: `Bearer ${mine.token}` })).headers.get(
       'mcp-session-id',
     )!;

@@ -10,8 +10,8 @@ import type { HttpEnv } from './shared/types.js';
 export function healthRoutes(gateway: Gateway, report?: ReportBug): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', (c) => {
-    const reason = notReady(gateway, report);
+  app.get('/readyz', async (c) => {
+    const reason = await notReady(gateway, report);
     return reason === undefined ? c.json({ status: 'ready' }) : c.json({ status: 'not ready', reason }, 503);
   });
   const metadata = (c: { req: { url: string }; json: (v: unknown) => Response }) => {
@@ -32,10 +32,14 @@ export function healthRoutes(gateway: Gateway, report?: ReportBug): Hono<HttpEnv
 }
 
 /** Why the gateway cannot serve yet, or undefined when it can. */
-function notReady(gateway: Gateway, report?: ReportBug): string | undefined {
+async function notReady(gateway: Gateway, report?: ReportBug): Promise<string | undefined> {
+  try {
+    await gateway.pingStore(); // a load balancer drains a replica whose database is away
+  } catch {
+    return 'the store does not answer'; // its address is not for an unauthenticated probe
+  }
   let servers;
   try {
-    // Reads every server's row: the store answers or this throws.
     servers = gateway.listServers(LOCAL_CALLER);
   } catch (err) {
     report?.(err);

@@ -17,7 +17,7 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json,
 let h: Harness;
 let server: HttpServerHandle;
 beforeAll(async () => {
-  h = harness([stdioServer('idle', ['-e', '0'])]);
+  h = await harness([stdioServer('idle', ['-e', '0'])]);
   const app = createHttpApp({ gateway: h.gateway, store: h.store, anonymousProject: 'default' });
   server = await listenHttp(app, { host: '127.0.0.1', port: 0 });
 });

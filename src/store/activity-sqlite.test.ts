@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore, type Store } from './index.js';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS } from './sqlite/migrations.js';
 
 const NOW = Date.parse('2026-11-24T12:00:00.000Z');
 const call = (key: string, at: number) =>

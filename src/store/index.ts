@@ -1,6 +1,6 @@
 /** Persistence: the catalog store on SQLite or PostgreSQL, reached only through its repositories. */
-import { openSqliteStore } from './sqlite-store.js';
-import type { Store, StoreOptions } from './api.js';
+import { openSqliteStore } from './sqlite/sqlite-store.js';
+import type { Store, StoreOptions } from './sqlite/api.js';
 
 export type {
   ActivityKind,
@@ -11,10 +11,10 @@ export type {
   ToolRow,
   ToolChanges,
   ToolSearchRow,
-} from './types.js';
-export { ACTIVITY_KINDS, DISCOVERY_STATUSES } from './types.js';
-export type { DiscoveryOutcome } from './servers-repo.js';
-export type { VectorModel, VectorRow } from './vectors-repo.js';
+} from './sqlite/types.js';
+export { ACTIVITY_KINDS, DISCOVERY_STATUSES } from './sqlite/types.js';
+export type { DiscoveryOutcome } from './sqlite/servers-repo.js';
+export type { VectorModel, VectorRow } from './sqlite/vectors-repo.js';
 export type {
   ActivityEvent,
   ActivityOptions,
@@ -25,14 +25,21 @@ export type {
   SessionStats,
   StartedEvent,
   ToolUsage,
-} from './activity-repo.js';
-export type { AuditQuery, AuditRow } from './audit-rows.js';
-export { ACTIVITY_DEFAULTS, HOT_DEFAULTS, PRUNE_BATCH, PRUNE_EVERY, STARTED } from './activity-repo.js';
-export type { QuarantineKind, QuarantineRow, StoredFinding, ToolPin } from './trust-repo.js';
-export { QUARANTINE_KINDS } from './trust-repo.js';
-export { TOKEN_CACHE_TTL_MS } from './tokens-repo.js';
-export { SCHEMA_VERSION } from './migrations.js';
-export type { Promised, Repositories, Store, StoreEngine, StoreOptions } from './api.js';
+} from './sqlite/activity-repo.js';
+export type { AuditQuery, AuditRow } from './sqlite/audit-rows.js';
+export {
+  ACTIVITY_DEFAULTS,
+  HOT_DEFAULTS,
+  PRUNE_BATCH,
+  PRUNE_EVERY,
+  STARTED,
+} from './sqlite/activity-repo.js';
+export type { QuarantineKind, QuarantineRow, StoredFinding, ToolPin } from './sqlite/trust-repo.js';
+export { QUARANTINE_KINDS } from './sqlite/trust-repo.js';
+export { TOKEN_CACHE_TTL_MS } from './sqlite/tokens-repo.js';
+export { SCHEMA_VERSION } from './sqlite/migrations.js';
+export { copyStore, STORE_TABLES, type TableCopy } from './copy.js';
+export type { Promised, Repositories, Store, StoreChange, StoreEngine, StoreOptions } from './sqlite/api.js';
 /** One repository's type, as the store hands it out. */
 export type SnapshotsRepo = Store['snapshots'];
 
@@ -52,5 +59,5 @@ export async function openStore(location: string, options: StoreOptions = {}): P
 export function isDatabaseUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
-export { PROPOSAL_STATUSES } from './proposals-repo.js';
-export type { NewProposal, Proposal, ProposalProblem, ProposalStatus } from './proposals-repo.js';
+export { PROPOSAL_STATUSES } from './sqlite/proposals-repo.js';
+export type { NewProposal, Proposal, ProposalProblem, ProposalStatus } from './sqlite/proposals-repo.js';

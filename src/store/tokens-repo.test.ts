@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TOKEN_CACHE_MAX, TOKEN_CACHE_TTL_MS } from './tokens-repo.js';
+import { TOKEN_CACHE_MAX, TOKEN_CACHE_TTL_MS } from './sqlite/tokens-repo.js';
 import { testEngines } from './test-engines.js';
 
 const T0 = Date.UTC(2025, 0, 1);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore, SCHEMA_VERSION, type Store, type ToolRow } from './index.js';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS } from './sqlite/migrations.js';
 import { testEngines, type TestEngine } from './test-engines.js';
 
 const tool = (key: string, contentHash = 'h1'): ToolRow => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore, SCHEMA_VERSION, type Store } from './index.js';
 // The migration history itself, to build a store as an older Carte left it.
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS } from './sqlite/migrations.js';
 import { testEngines, type TestEngine } from './test-engines.js';
 
 const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);

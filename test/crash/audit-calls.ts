@@ -14,7 +14,7 @@ import { seededRandom } from './kill-loop.js';
 const CHILD = `
 const { AuditLog, openStore } = await import(process.env.GATEWAY_MODULE);
 const [dbPath, first] = [process.argv[1], Number(process.argv[2])];
-const store = openStore(dbPath);
+const store = await openStore(dbPath);
 const log = (m) => process.stderr.write(m + '\\n');
 const audit = new AuditLog(store, { debug() {}, info() {}, warn: log, error: log }, { arguments: 'digest' });
 const ctx = { projectId: 'crash', scopes: ['call'], tokenId: 'tok_crash' };
@@ -52,7 +52,7 @@ export async function auditKillLoop(o: {
     const acked = await killedRun(o.dbPath, first, Math.floor(random() * 600));
     report.runs++;
     report.acked += acked.length;
-    report.unfinished += checkRows(o.dbPath, first, acked, `seed ${o.seed}, run ${run}`);
+    report.unfinished += await checkRows(o.dbPath, first, acked, `seed ${o.seed}, run ${run}`);
   }
   return report;
 }
@@ -89,12 +89,12 @@ async function killedRun(dbPath: string, first: number, delayMs: number): Promis
 }
 
 /** Every acked call has a row finished `ok`; returns how many of this run's rows stayed `started`. */
-function checkRows(dbPath: string, first: number, acked: number[], where: string): number {
-  const store = openStore(dbPath);
+async function checkRows(dbPath: string, first: number, acked: number[], where: string): Promise<number> {
+  const store = await openStore(dbPath);
   try {
-    const integrity = store.checkIntegrity();
+    const integrity = await store.checkIntegrity();
     if (integrity !== 'ok') throw new Error(`${where}: integrity_check says ${integrity}`);
-    const rows = store.activity.audit({ kinds: ['call'], project: 'crash' });
+    const rows = await store.activity.audit({ kinds: ['call'], project: 'crash' });
     const byDigest = new Map(rows.map((r) => [r.argsDigest, r]));
     for (const n of acked) {
       const row = byDigest.get(argsDigest({ n }));
@@ -105,6 +105,6 @@ function checkRows(dbPath: string, first: number, acked: number[], where: string
     const mine = new Set(Array.from({ length: acked.length + 8 }, (_, i) => argsDigest({ n: first + i })));
     return rows.filter((r) => r.outcome === 'started' && mine.has(r.argsDigest ?? '')).length;
   } finally {
-    store.close();
+    await store.close();
   }
 }

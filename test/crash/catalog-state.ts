@@ -39,7 +39,7 @@ export function classify(tools: ReadonlyArray<{ name: string; description: strin
 }
 
 /** The store's state for one server; a store file that does not exist yet reads as empty. */
-export function readState(dbPath: string, serverId: string): StoreState {
+export async function readState(dbPath: string, serverId: string): Promise<StoreState> {
   if (!existsSync(dbPath))
     return { integrity: 'ok', status: null, toolCount: null, tools: [], catalog: 'empty' };
   const db = new Database(dbPath);
@@ -49,12 +49,13 @@ export function readState(dbPath: string, serverId: string): StoreState {
   } finally {
     db.close();
   }
-  const store = openStore(dbPath);
+  const store = await openStore(dbPath);
   try {
-    const row = store.servers.get(serverId);
-    const tools = store.tools
-      .listByServer(serverId)
-      .map((t) => ({ name: t.name, description: t.description }));
+    const row = await store.servers.get(serverId);
+    const tools = (await store.tools.listByServer(serverId)).map((t) => ({
+      name: t.name,
+      description: t.description,
+    }));
     return {
       integrity,
       status: row?.status ?? null,
@@ -63,6 +64,6 @@ export function readState(dbPath: string, serverId: string): StoreState {
       catalog: classify(tools),
     };
   } finally {
-    store.close();
+    await store.close();
   }
 }

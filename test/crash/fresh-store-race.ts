@@ -19,7 +19,7 @@ lines.close();
 for (let r = 0; r < rounds; r++) {
   while (Date.now() < start + r * 150) {} // spin: a timer would blur the instant
   try {
-    openStore(join(dir, 'r' + r, 'carte.db')).close();
+    await (await openStore(join(dir, 'r' + r, 'carte.db'))).close();
   } catch (err) {
     process.stdout.write(JSON.stringify({ round: r, message: err.message }) + '\\n');
   }

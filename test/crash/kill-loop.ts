@@ -51,7 +51,7 @@ export async function killLoop(o: LoopOptions): Promise<LoopReport> {
   const random = seededRandom(o.seed);
   const report: LoopReport = { runs: 0, kills: 0, outcomes: {}, leftovers: 0 };
   let version: Version = 'A';
-  let before = readState(o.dbPath, o.serverId).catalog;
+  let before = (await readState(o.dbPath, o.serverId)).catalog;
   while (report.kills < o.kills && report.runs < o.kills * 4) {
     if (random() < 0.7) version = version === 'A' ? 'B' : 'A';
     writeFileSync(o.versionFile, version);
@@ -60,7 +60,7 @@ export async function killLoop(o: LoopOptions): Promise<LoopReport> {
     report.runs++;
     if (run.killed) report.kills++;
     if (run.leftovers) report.leftovers++;
-    const state = readState(o.dbPath, o.serverId);
+    const state = await readState(o.dbPath, o.serverId);
     const where = `seed ${o.seed}, run ${report.runs} (${JSON.stringify(plan)}, version ${version}, killed ${run.killed})`;
     checkState(state, { before, offered: version, completed: run.killed ? undefined : run }, where);
     const effect = state.catalog === before ? 'kept' : 'changed';

@@ -16,12 +16,12 @@ describe('agent-facing answers keep to what an agent can act on', () => {
   const good = fixture('flaky', 'paginated.mjs');
 
   beforeAll(async () => {
-    const first = harness([good], dir);
+    const first = await harness([good], dir);
     await first.gateway.sync(ME);
     await first.close();
     // Same config hash, but the command now exits at start: cached tools stay, calls fail.
     const broken = { ...fixture('flaky', 'exit-at-start.mjs', { env: { HOME_PATH: DISTINCT } }) };
-    h = harness(
+    h = await harness(
       [
         { ...broken, configHash: good.configHash },
         fixture('paged', 'paginated.mjs', { env: { API_KEY: 'sk-distinctive-env-value' } }),
@@ -87,7 +87,7 @@ describe('agent-facing answers keep to what an agent can act on', () => {
     expect(text).toBe(
       'unknown tool "ghost/anything": server "ghost" has no tools in the catalog because its discovery failed; `carte servers` says why',
     );
-    expect(h.store.servers.get('ghost')?.lastError).toBe(
+    expect((await h.store.servers.get('ghost'))?.lastError).toBe(
       `server "ghost" cannot start: command "${DISTINCT}" was not found`,
     );
   });

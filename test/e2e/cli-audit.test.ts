@@ -41,7 +41,7 @@ beforeAll(async () => {
     CONFIG,
     `servers:\n  faults:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(join(FIXTURES, 'faults.mjs'))}]\naudit:\n  arguments: redacted\n`,
   );
-  const store = openStore(join(DATA, 'carte.db'));
+  const store = await openStore(join(DATA, 'carte.db'));
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
   const redacted = new AuditLog(store, quiet, { arguments: 'redacted' });
   const digest = new AuditLog(store, quiet, { arguments: 'digest' });
@@ -54,7 +54,8 @@ beforeAll(async () => {
     ok,
   );
   digest.event(ctx, { kind: 'search', detail: QUERY, outcome: 'ok', durationMs: 2 });
-  store.close();
+  await digest.settle();
+  await store.close();
 });
 
 describe('carte audit', () => {

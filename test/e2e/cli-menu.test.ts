@@ -243,16 +243,16 @@ describe('carte stats', () => {
     ]);
 
     // Two ended sessions, one ten days ago, and an old call: the ledger carte serve writes.
-    const store = openStore(join(DATA, 'carte.db'));
+    const store = await openStore(join(DATA, 'carte.db'));
     const now = Date.now();
-    store.activity.recordSession({ durationMs: 1000, tokensSent: 250, tokensListing: 1000 });
-    store.activity.recordSession({
+    await store.activity.recordSession({ durationMs: 1000, tokensSent: 250, tokensListing: 1000 });
+    await store.activity.recordSession({
       at: now - 10 * DAY,
       durationMs: 1000,
       tokensSent: 100,
       tokensListing: 1000,
     });
-    store.activity.record({
+    await store.activity.record({
       kind: 'call',
       at: now - 10 * DAY,
       key: 'big/page_tool_1',
@@ -260,7 +260,7 @@ describe('carte stats', () => {
       outcome: 'ok',
       durationMs: 5,
     });
-    store.close();
+    await store.close();
 
     const week = await json<Record<string, unknown>>('stats', '--since', '7d');
     expect(week).toMatchObject({

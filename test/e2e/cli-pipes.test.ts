@@ -72,7 +72,7 @@ beforeAll(async () => {
     CONFIG,
     `servers:\n  faults:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(join(FIXTURES, 'faults.mjs'))}]\n`,
   );
-  const store = openStore(join(DATA, 'carte.db'));
+  const store = await openStore(join(DATA, 'carte.db'));
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
   const audit = new AuditLog(store, quiet, { arguments: 'digest' });
   const ctx = { projectId: 'team', scopes: ['call'], tokenId: 'tok_1', requestId: 'r1' };
@@ -81,7 +81,8 @@ beforeAll(async () => {
     audit.event(ctx, { kind: 'search', detail: `query number ${i}`, outcome: 'ok', durationMs: 2 });
     await audit.call(ctx, { key: 'faults/echo', server: 'faults', args: { text: `call ${i}` } }, ok);
   }
-  store.close();
+  await audit.settle();
+  await store.close();
 });
 
 describe('every output reaches a pipe whole', () => {

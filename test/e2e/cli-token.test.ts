@@ -100,12 +100,12 @@ describe('carte token', () => {
     expect(stderr).toMatch(
       /^created token tok_[0-9a-f]{8} \("ci"\) for project "web", scopes call, search; expires \d{4}-\d\d-\d\d \d\d:\d\d UTC\n/,
     );
-    const store = openStore(join(DATA, 'carte.db'));
+    const store = await openStore(join(DATA, 'carte.db'));
     try {
-      const [row] = store.tokens.list();
+      const [row] = await store.tokens.list();
       expect(row?.hash).toBe(createHash('sha256').update(token).digest('hex'));
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

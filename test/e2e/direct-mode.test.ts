@@ -14,7 +14,7 @@ describe('direct mode', () => {
   const dir = tempDir().dir;
 
   beforeAll(async () => {
-    h = harness(referenceServers(dir), dir, {
+    h = await harness(referenceServers(dir), dir, {
       rules: compileRules([{ match: ['everything/echo', 'everything/get-sum'], pin: true }]),
     });
     await h.gateway.sync(ME);

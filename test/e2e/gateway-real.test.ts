@@ -8,7 +8,7 @@ describe('gateway over real reference servers', () => {
   let h: Harness;
   const tmp = tempDir();
   beforeAll(async () => {
-    h = harness(referenceServers(tmp.dir), tmp.dir);
+    h = await harness(referenceServers(tmp.dir), tmp.dir);
     const reports = await h.gateway.sync(ME);
     expect(reports.map((r) => [r.server, r.status])).toEqual([
       ['everything', 'success'],
@@ -21,11 +21,11 @@ describe('gateway over real reference servers', () => {
     tmp.cleanup();
   });
 
-  it('stores every listed tool and reports servers', () => {
+  it('stores every listed tool and reports servers', async () => {
     const servers = h.gateway.listServers(ME);
     expect(servers.find((s) => s.id === 'everything')?.toolCount).toBeGreaterThanOrEqual(10);
     expect(servers.find((s) => s.id === 'memory')?.toolCount).toBe(9);
-    expect(h.store.checkIntegrity()).toBe('ok');
+    expect(await h.store.checkIntegrity()).toBe('ok');
   });
 
   it('finds tools by plain words and by exact name', () => {
@@ -37,8 +37,8 @@ describe('gateway over real reference servers', () => {
     expect(top).toContain('filesystem/list_directory');
   });
 
-  it('describes a tool with its full schema', () => {
-    const d = h.gateway.describeTool(ME, 'everything/get-sum');
+  it('describes a tool with its full schema', async () => {
+    const d = await h.gateway.describeTool(ME, 'everything/get-sum');
     expect(d.inputSchema).toMatchObject({ type: 'object', properties: { a: {}, b: {} } });
     expect(d.serverStatus).toBe('success');
   });

@@ -33,19 +33,19 @@ export function tempDir(prefix = 'carte-test-'): { dir: string; cleanup: () => v
  */
 export function tempStores(
   prefix: string,
-  afterEach: (fn: () => void) => void,
-): { open: () => Store; track: (store: Store) => Store } {
+  afterEach: (fn: () => Promise<void>) => void,
+): { open: () => Promise<Store>; track: (store: Store) => Store } {
   const dirs: string[] = [];
   const stores: Store[] = [];
-  afterEach(() => {
-    stores.splice(0).forEach((s) => s.close());
+  afterEach(async () => {
+    for (const s of stores.splice(0)) await s.close();
     dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
   return {
-    open() {
+    async open() {
       const dir = mkdtempSync(join(tmpdir(), prefix));
       dirs.push(dir);
-      const store = openStore(join(dir, 'carte.db'));
+      const store = await openStore(join(dir, 'carte.db'));
       stores.push(store);
       return store;
     },
@@ -113,21 +113,35 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A gateway over a real SQLite file in a temp dir. */
-export function harness(
+/**
+ * A gateway over a real SQLite file in a temp dir. `seed` writes to the store before the gateway
+ * opens (after the servers' config hashes are recorded, so their rows are kept): the gateway reads
+ * its catalog at open and notices only quarantine changes made behind its back.
+ */
+export async function harness(
   servers: GatewayServer[],
   dir = tempDir().dir,
   extra: Partial<Omit<GatewayOptions, 'servers' | 'store'>> = {},
-): Harness {
-  const store = openStore(join(dir, 'carte.db'));
-  const gateway = new Gateway({ servers, store, logger: memoryLogger(), ...extra });
+  seed?: (store: Store) => Promise<void>,
+): Promise<Harness> {
+  const store = await openStore(join(dir, 'carte.db'));
+  if (seed) {
+    for (const s of servers) await store.servers.reconcileConfig(s.id, s.configHash);
+    await seed(store);
+  }
+  const gateway = await Gateway.open({ servers, store, logger: memoryLogger(), ...extra }).catch(
+    async (err: unknown) => {
+      await store.close();
+      throw err;
+    },
+  );
   return {
     gateway,
     store,
     dir,
     close: async () => {
       await gateway.close();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -42,8 +42,8 @@ const tokens: Record<string, string> = {};
 beforeAll(async () => {
   const loaded = loadConfigFile(configPath, { env: {} });
   const config = loaded.config!;
-  store = openStore(join(tmp.dir, 'carte.db'));
-  gateway = new Gateway({
+  store = await openStore(join(tmp.dir, 'carte.db'));
+  gateway = await Gateway.open({
     servers: serversFromConfig(config),
     store,
     logger: memoryLogger(),
@@ -51,19 +51,19 @@ beforeAll(async () => {
     projects: projectsFromConfig(config),
   });
   await gateway.sync(LOCAL_CALLER);
-  const mint = (project: string, scope: string) =>
-    createToken(store, { project, scopes: [scope] }, Date.now()).token;
-  tokens.alphaSearch = mint('alpha', 'search');
-  tokens.alphaCall = mint('alpha', 'call');
-  tokens.alphaAdmin = mint('alpha', 'admin');
-  tokens.betaAdmin = mint('beta', 'admin');
+  const mint = async (project: string, scope: string) =>
+    (await createToken(store, { project, scopes: [scope] }, Date.now())).token;
+  tokens.alphaSearch = await mint('alpha', 'search');
+  tokens.alphaCall = await mint('alpha', 'call');
+  tokens.alphaAdmin = await mint('alpha', 'admin');
+  tokens.betaAdmin = await mint('beta', 'admin');
   app = createHttpApp({ gateway, store, configPath, env: {}, dataDir: tmp.dir });
 }, 60_000);
 
 afterAll(async () => {
   await app.close();
   await gateway.close();
-  store.close();
+  await store.close();
   tmp.cleanup();
 });
 
@@ -224,8 +224,8 @@ describe('approvals over HTTP', () => {
   const proposal = { command: process.execPath, args: [join(FIXTURES, 'paginated.mjs')] };
 
   it('lists, rejects and approves a proposal (admin); approval writes the file and discovers', async () => {
-    const keep = store.proposals.insert({ serverId: 'extra', config: proposal, source: 'test' });
-    const drop = store.proposals.insert({ serverId: 'dropped', config: proposal, source: 'test' });
+    const keep = await store.proposals.insert({ serverId: 'extra', config: proposal, source: 'test' });
+    const drop = await store.proposals.insert({ serverId: 'dropped', config: proposal, source: 'test' });
     expect((await api(tokens.alphaCall, '/api/v1/approvals')).status).toBe(403);
     const listed = await api(tokens.alphaAdmin, '/api/v1/approvals');
     expect(listed.status).toBe(200);
@@ -244,7 +244,7 @@ describe('approvals over HTTP', () => {
     const text = readFileSync(configPath, 'utf8');
     expect(text).toContain('# kept across approvals');
     expect(text).toContain('extra:');
-    expect(store.proposals.get(keep.id)?.decidedBy).toMatch(/^token:tok_/);
+    expect((await store.proposals.get(keep.id))?.decidedBy).toMatch(/^token:tok_/);
     const again = await api(tokens.alphaAdmin, `/api/v1/approvals/proposals/${drop.id}/approve`, {
       method: 'POST',
     });
@@ -267,7 +267,7 @@ describe('approvals over HTTP', () => {
 
   it('refuses to approve when Carte has no config file (the bundled demo)', async () => {
     const demo = createHttpApp({ gateway, store, env: {} });
-    const p = store.proposals.insert({ serverId: 'later', config: proposal, source: 'test' });
+    const p = await store.proposals.insert({ serverId: 'later', config: proposal, source: 'test' });
     const res = await demo.request(`http://127.0.0.1/api/v1/approvals/proposals/${p.id}/approve`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens.alphaAdmin}` },

@@ -15,7 +15,7 @@ let server: HttpServerHandle;
 let home: ReturnType<typeof tempDir>;
 
 beforeAll(async () => {
-  h = harness([stdioServer('everything', [referenceEntry('server-everything'), 'stdio'])]);
+  h = await harness([stdioServer('everything', [referenceEntry('server-everything'), 'stdio'])]);
   await h.gateway.sync(ME);
   server = await listenHttp(
     createHttpApp({ gateway: h.gateway, store: h.store, anonymousProject: 'default' }),

@@ -25,9 +25,9 @@ let token: string;
 const logger = memoryLogger();
 
 beforeAll(async () => {
-  h = harness([fixture('faults', 'faults.mjs')], tempDir().dir);
+  h = await harness([fixture('faults', 'faults.mjs')], tempDir().dir);
   await h.gateway.sync(ME);
-  token = createToken(h.store, { project: 'default', scopes: ['call'] }, Date.now()).token;
+  token = (await createToken(h.store, { project: 'default', scopes: ['call'] }, Date.now())).token;
   app = createHttpApp({ gateway: h.gateway, store: h.store }, { logger });
   server = await listenHttp(app, { host: '127.0.0.1', port: 0 });
 }, 60_000);

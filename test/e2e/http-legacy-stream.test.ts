@@ -14,9 +14,9 @@ let server: HttpServerHandle;
 let client: Client;
 
 beforeAll(async () => {
-  h = harness([stdioServer('everything', [referenceEntry('server-everything'), 'stdio'])]);
+  h = await harness([stdioServer('everything', [referenceEntry('server-everything'), 'stdio'])]);
   await h.gateway.sync(ME);
-  const token = createToken(h.store, { project: 'default', scopes: ['call'] }, Date.now()).token;
+  const token = (await createToken(h.store, { project: 'default', scopes: ['call'] }, Date.now())).token;
   app = createHttpApp({ gateway: h.gateway, store: h.store });
   server = await listenHttp(app, { host: '127.0.0.1', port: 0 });
   client = new Client({ name: 'legacy-stream', version: '0' });
@@ -45,14 +45,16 @@ it('relays each progress notification while the call still runs', async () => {
   const key = 'everything/trigger-long-running-operation';
   // The call's audit row is "started" until the upstream answers: a notification that arrives
   // while it is so was sent on as it came, not held back with the answer.
-  const running: boolean[] = [];
+  const reads: Promise<boolean>[] = [];
   const r = await client.request(call(key, { duration: 1, steps: 3 }), {
-    onprogress: () => running.push(h.store.activity.audit({ key })[0]?.outcome === 'started'),
+    onprogress: () =>
+      void reads.push(h.store.activity.audit({ key }).then((rows) => rows[0]?.outcome === 'started')),
   });
+  const running = await Promise.all(reads);
   expect(r.isError).not.toBe(true);
   expect(running.length).toBeGreaterThanOrEqual(2);
   expect(running[0]).toBe(true);
-  expect(h.store.activity.audit({ key })[0]?.outcome).toBe('ok');
+  expect((await h.store.activity.audit({ key }))[0]?.outcome).toBe('ok');
 });
 
 it('answers quick calls, one after another and at once', async () => {

@@ -19,9 +19,9 @@ let server: HttpServerHandle;
 let token: string;
 
 beforeAll(async () => {
-  h = harness([stdioServer('everything', [referenceEntry('server-everything'), 'stdio'])]);
+  h = await harness([stdioServer('everything', [referenceEntry('server-everything'), 'stdio'])]);
   await h.gateway.sync(ME);
-  token = createToken(h.store, { project: 'default', scopes: ['call'] }, Date.now()).token;
+  token = (await createToken(h.store, { project: 'default', scopes: ['call'] }, Date.now())).token;
   app = createHttpApp({ gateway: h.gateway, store: h.store });
   server = await listenHttp(app, { host: '127.0.0.1', port: 0 });
 });
@@ -86,7 +86,7 @@ describe('/mcp sessions and scopes', () => {
   });
 
   it('a search-only token may search but call_tool is denied by the gateway', async () => {
-    const weak = createToken(h.store, { project: 'default', scopes: ['search'] }, Date.now()).token;
+    const weak = (await createToken(h.store, { project: 'default', scopes: ['search'] }, Date.now())).token;
     const { client } = await connect('modern', weak);
     try {
       const r = (await client.callTool({

@@ -28,14 +28,14 @@ let tokens: Record<'call' | 'search' | 'careful', string>;
 
 beforeAll(async () => {
   const dir = tempDir().dir;
-  h = harness([fixture('faults', 'faults.mjs')], dir, { projects: PROJECTS });
+  h = await harness([fixture('faults', 'faults.mjs')], dir, { projects: PROJECTS });
   await h.gateway.sync(ME);
-  const make = (project: string, scope: string) =>
-    createToken(h.store, { project, scopes: [scope] }, Date.now()).token;
+  const make = async (project: string, scope: string) =>
+    (await createToken(h.store, { project, scopes: [scope] }, Date.now())).token;
   tokens = {
-    call: make('default', 'call'),
-    search: make('default', 'search'),
-    careful: make('careful', 'call'),
+    call: await make('default', 'call'),
+    search: await make('default', 'search'),
+    careful: await make('careful', 'call'),
   };
   plain = createHttpApp({ gateway: h.gateway, store: h.store });
   sdk = createHttpApp({ gateway: h.gateway, store: h.store }, { plainCalls: false });
@@ -45,6 +45,12 @@ afterAll(async () => {
   await sdk?.close();
   await h?.close();
 });
+
+/** The audit rows written so far, counting event rows still being written. */
+async function auditRows(): Promise<number> {
+  await h.gateway.audit.settle();
+  return h.store.activity.count();
+}
 
 const ENVELOPE = modernEnvelope('plain-test');
 const HEADERS = MODERN_CALL_HEADERS;
@@ -92,11 +98,11 @@ const CASES = [
 
 describe('the plain call_tool path answers as the SDK does', () => {
   it.each(CASES)('%s', async (_name, args, who, id: string | number = 7) => {
-    const rows = [h.store.activity.count()];
+    const rows = [await auditRows()];
     const a = await post(plain, callBody(args, { id }), tokens[who]);
-    rows.push(h.store.activity.count());
+    rows.push(await auditRows());
     const b = await post(sdk, callBody(args, { id }), tokens[who]);
-    rows.push(h.store.activity.count());
+    rows.push(await auditRows());
     expect(a).toEqual(b);
     expect(a.status).toBe(200);
     expect(a.body).toMatchObject({ jsonrpc: '2.0', id, result: { resultType: 'complete' } });
@@ -237,11 +243,11 @@ describe('the plain call_tool path answers a legacy session as the SDK does', ()
   });
 
   it.each(CASES)('%s', async (_name, args, who, id: string | number = 7) => {
-    const rows = [h.store.activity.count()];
+    const rows = [await auditRows()];
     const a = await legacyPost(plain, await session(plain, who), legacyBody(args, id));
-    rows.push(h.store.activity.count());
+    rows.push(await auditRows());
     const b = await legacyPost(sdk, await session(sdk, who), legacyBody(args, id));
-    rows.push(h.store.activity.count());
+    rows.push(await auditRows());
     expect(a.message).toEqual(b.message);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.session).toBe((await session(plain, who))['mcp-session-id']);

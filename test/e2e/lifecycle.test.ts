@@ -13,7 +13,7 @@ afterEach(async () => {
 const FAST = { backoffBaseMs: 20, backoffCapMs: 100, circuitThreshold: 3, circuitOpenMs: 60_000 };
 
 async function ready(servers: GatewayServer[], extra: Parameters<typeof harness>[2] = {}): Promise<Harness> {
-  const h = harness(servers, tempDir().dir, { lifecycle: FAST, ...extra });
+  const h = await harness(servers, tempDir().dir, { lifecycle: FAST, ...extra });
   open.push(h);
   const reports = await h.gateway.sync(ME);
   expect(reports.every((r) => r.status === 'success')).toBe(true);
@@ -52,11 +52,11 @@ describe('upstream lifecycle', () => {
   it('opens the circuit after repeated failures and then fails fast', async () => {
     const tmp = tempDir();
     const good = fixture('f', 'faults.mjs');
-    const first = harness([good], tmp.dir, { lifecycle: FAST });
+    const first = await harness([good], tmp.dir, { lifecycle: FAST });
     await first.gateway.sync(ME);
     await first.close();
     const broken = { ...fixture('f', 'exit-at-start.mjs'), configHash: good.configHash };
-    const h = harness([broken], tmp.dir, { lifecycle: FAST });
+    const h = await harness([broken], tmp.dir, { lifecycle: FAST });
     open.push(h);
     for (let i = 0; i < FAST.circuitThreshold; i++) {
       // The stored discover result lets Carte adopt the modern era with no round trip, so the

@@ -9,7 +9,7 @@ describe('MCP face: four meta-tools', () => {
   let h: Harness;
   let client: Client;
   beforeAll(async () => {
-    h = harness([
+    h = await harness([
       stdioServer('everything', [referenceEntry('server-everything'), 'stdio']),
       fixture('paged', 'paginated.mjs'),
     ]);

@@ -25,7 +25,7 @@ describe('the menu: tiers, rules, usage and budgets', () => {
   };
 
   beforeAll(async () => {
-    h = harness(
+    h = await harness(
       [
         ...referenceServers(dir),
         fixture('big', 'paginated.mjs', { env: { TOOL_COUNT: '120', PAGE_SIZE: '50' } }),
@@ -44,20 +44,20 @@ describe('the menu: tiers, rules, usage and budgets', () => {
     await h.close();
   });
 
-  it('stores a category for every tool at discovery', () => {
-    const stored = h.store.tools.listCategories();
-    expect(stored.size).toBe(h.store.tools.listKeys().length);
+  it('stores a category for every tool at discovery', async () => {
+    const stored = await h.store.tools.listCategories();
+    expect(stored.size).toBe((await h.store.tools.listKeys()).length);
   });
 
   it('hidden tools are absent from search, browse, describe, call and suggestions', async () => {
-    const hidden = h.store.tools.listKeys().filter((k) => k.includes('delete'));
+    const hidden = (await h.store.tools.listKeys()).filter((k) => k.includes('delete'));
     expect(hidden.length).toBeGreaterThan(0);
     const key = hidden[0]!;
     const search = await h.gateway.searchToolsAsync(ME, 'delete remove entities', { limit: 50 });
     expect(search.map((r) => r.key).filter((k) => k.includes('delete'))).toEqual([]);
     const menu = (await h.gateway.browseTools(ME, {})) as Extract<BrowseResult, { kind: 'menu' }>;
     const listed = menu.categories.reduce((n, c) => n + c.tools, 0);
-    expect(listed).toBe(h.store.tools.listKeys().length - hidden.length);
+    expect(listed).toBe((await h.store.tools.listKeys()).length - hidden.length);
     const page = (await h.gateway.browseTools(ME, { server: 'memory' })) as Extract<
       BrowseResult,
       { kind: 'tools' }
@@ -120,7 +120,7 @@ describe('the menu: tiers, rules, usage and budgets', () => {
 
   it('records every call, also an unknown key', async () => {
     await h.gateway.callTool(ME, 'nowhere/nothing', {}).catch(() => undefined);
-    const usage = h.store.activity.usageByTool();
+    const usage = await h.store.activity.usageByTool();
     expect(usage.find((u) => u.key === 'nowhere/nothing')).toMatchObject({ calls: 1, errors: 1 });
     expect(usage.find((u) => u.key === 'everything/get-sum')?.calls).toBe(3);
   });

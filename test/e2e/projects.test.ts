@@ -56,13 +56,13 @@ describe('projects see only their servers and rules', () => {
   const aloneDir = tempDir().dir;
 
   beforeAll(async () => {
-    h = harness(referenceServers(dir), dir, { projects: PROJECTS });
+    h = await harness(referenceServers(dir), dir, { projects: PROJECTS });
     await h.gateway.sync(LOCAL_CALLER);
     // The reference: a gateway that only ever had alpha's server, with alpha's rules as its own.
     const everything = referenceServers(aloneDir).filter((s) => s.id === 'everything');
-    alone = harness(everything, aloneDir, { rules: compileRules(ALPHA_RULES) });
+    alone = await harness(everything, aloneDir, { rules: compileRules(ALPHA_RULES) });
     await alone.gateway.sync(LOCAL_CALLER);
-    keys = h.store.tools.listKeys();
+    keys = await h.store.tools.listKeys();
   }, 120_000);
   afterAll(async () => {
     await h.close();

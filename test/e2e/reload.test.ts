@@ -12,7 +12,7 @@ describe('config hot reload', () => {
     const a = fixture('a', 'paginated.mjs');
     const b = fixture('b', 'faults.mjs');
     const c = fixture('c', 'list-changed.mjs');
-    const h = harness([a, b, c]);
+    const h = await harness([a, b, c]);
     try {
       await h.gateway.sync(ME);
       const inFlight = h.gateway.callTool(ME, 'b/slow', { ms: 1200, steps: 4 });
@@ -27,7 +27,7 @@ describe('config hot reload', () => {
         ['a', 'success'],
       ]);
       expect(JSON.stringify((await inFlight).content)).toContain('4 steps done');
-      expect(h.store.tools.listByServer('c')).toEqual([]);
+      expect(await h.store.tools.listByServer('c')).toEqual([]);
       expect(h.gateway.listServers(ME).map((s) => s.id)).toEqual(['a', 'b', 'd']);
       expect(h.gateway.searchTools(ME, 'unique')[0]?.key).toBe('d/unique');
     } finally {

@@ -72,7 +72,7 @@ function remote(id: string, url: string, transport?: 'sse' | 'streamable-http'):
 describe('remote upstreams', () => {
   it('Streamable HTTP: sync, call and progress', async () => {
     const url = await startHttpFixture();
-    const h = harness([remote('web', url, 'streamable-http')]);
+    const h = await harness([remote('web', url, 'streamable-http')]);
     open.push(h);
     const [r] = await h.gateway.sync(ME);
     expect(r).toMatchObject({ status: 'success' });
@@ -92,7 +92,7 @@ describe('remote upstreams', () => {
   it('legacy SSE, and auto-detection falling back to it', async () => {
     const url = await startHttpFixture();
     const sse = url.replace(/\/mcp$/, '/sse');
-    const h = harness([remote('sse', sse, 'sse'), remote('auto', sse)]);
+    const h = await harness([remote('sse', sse, 'sse'), remote('auto', sse)]);
     open.push(h);
     const reports = await h.gateway.sync(ME);
     expect(reports.map((r) => [r.server, r.status])).toEqual([
@@ -105,7 +105,7 @@ describe('remote upstreams', () => {
 
   it('an upstream answering HTTP 500 fails its discovery with a clear error', async () => {
     const url = await startHttpFixture({ FAIL_WITH_500: '1' });
-    const h = harness([remote('broken', url, 'streamable-http')]);
+    const h = await harness([remote('broken', url, 'streamable-http')]);
     open.push(h);
     const [r] = await h.gateway.sync(ME);
     expect(r?.status).toBe('failed');
@@ -114,7 +114,9 @@ describe('remote upstreams', () => {
 
   it('a refused connection fails fast and names the server', async () => {
     const port = await freePort();
-    const h = harness([remote('gone', `http://127.0.0.1:${port}/mcp?api_key=SECRET`, 'streamable-http')]);
+    const h = await harness([
+      remote('gone', `http://127.0.0.1:${port}/mcp?api_key=SECRET`, 'streamable-http'),
+    ]);
     open.push(h);
     const [r] = await h.gateway.sync(ME);
     expect(r?.status).toBe('failed');
@@ -150,7 +152,7 @@ describe('remote upstreams', () => {
       await gone;
       current = await start();
     };
-    const h = harness([remote('web', `http://127.0.0.1:${port}/mcp`, 'streamable-http')]);
+    const h = await harness([remote('web', `http://127.0.0.1:${port}/mcp`, 'streamable-http')]);
     open.push(h);
     await h.gateway.sync(ME);
     await restart();

@@ -69,8 +69,8 @@ const call = async (client: Client, args: Record<string, unknown>) =>
 
 beforeAll(async () => {
   const config = loadConfigFile(configPath, { env: {} }).config!;
-  store = openStore(join(tmp.dir, 'carte.db'));
-  gateway = new Gateway({
+  store = await openStore(join(tmp.dir, 'carte.db'));
+  gateway = await Gateway.open({
     servers: serversFromConfig(config),
     store,
     logger: memoryLogger(),
@@ -83,7 +83,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of clients) await c.close();
   await gateway.close();
-  store.close();
+  await store.close();
   tmp.cleanup();
 });
 
@@ -97,7 +97,7 @@ describe('request_server off (the default)', () => {
     expect(r.content[0]!.text).toBe(
       'unknown meta-tool "request_server"; the tools are search_tools, browse_tools, describe_tool, call_tool',
     );
-    expect(store.proposals.list({})).toEqual([]);
+    expect(await store.proposals.list({})).toEqual([]);
   });
 });
 
@@ -131,7 +131,7 @@ describe('request_server on', () => {
       /^server "leaky" was refused; nothing was stored:\n {2}servers\.leaky\.env\.API_KEY: /,
     );
     expect(JSON.stringify(r)).not.toContain(SECRET);
-    expect(store.proposals.list({})).toEqual([]);
+    expect(await store.proposals.list({})).toEqual([]);
     expect(readFileSync(configPath, 'utf8')).not.toContain('leaky');
   });
 
@@ -150,13 +150,14 @@ describe('request_server on', () => {
       id: expect.stringMatching(/^prop_/),
     });
     expect(answer.message).toContain(`carte approve ${answer.id}`);
-    const pending = listApprovals(LOCAL_CALLER, site).proposals;
+    const pending = (await listApprovals(LOCAL_CALLER, site)).proposals;
     expect(pending).toMatchObject([
       { id: answer.id, server: 'denoserver', source: 'agent:tok_agent', problems: [] },
     ]);
     expect(gateway.listServers(LOCAL_CALLER).map((s) => s.id)).toEqual(['pages']);
     expect(readFileSync(configPath, 'utf8')).not.toContain('denoserver');
-    const audit = store.activity.audit({ kinds: ['admin'] });
+    await gateway.audit.settle(); // the admin row is an event, written after the answer
+    const audit = await store.activity.audit({ kinds: ['admin'] });
     expect(audit.map((a) => [a.server, a.outcome])).toContainEqual(['denoserver', 'ok']);
   });
 
@@ -183,7 +184,7 @@ describe('request_server on', () => {
 
 describe('request_server over /mcp (registration.agentRequests passed to the HTTP app)', () => {
   it('is listed for a call-scope token and holds a proposal as pending, sourced to the token', async () => {
-    const minted = createToken(store, { project: 'default', scopes: ['call'] }, Date.now());
+    const minted = await createToken(store, { project: 'default', scopes: ['call'] }, Date.now());
     const deps = { gateway, store, configPath, env: {}, dataDir: tmp.dir };
     const server = await listenHttp(createHttpApp(deps, { agentRequests: true }), {
       host: '127.0.0.1',
@@ -199,7 +200,7 @@ describe('request_server over /mcp (registration.agentRequests passed to the HTT
       expect(tools.map((t) => t.name)).toContain('request_server');
       const r = await call(client, { id: 'viahttp', command: 'deno', args: ['run', 'server.ts'] });
       expect(r.structuredContent).toMatchObject({ status: 'pending', server: 'viahttp' });
-      const held = store.proposals.list({ status: 'pending' }).find((p) => p.serverId === 'viahttp');
+      const held = (await store.proposals.list({ status: 'pending' })).find((p) => p.serverId === 'viahttp');
       expect(held?.source).toMatch(/^agent:tok_/);
     } finally {
       await client.close();

@@ -86,8 +86,9 @@ export async function connect(
   const dir = tempDir();
   const logger = memoryLogger();
   const servers = Object.keys(CATALOG).map((id) => stdioServer(id, ['never-started.js']));
-  const h = harness(servers, dir.dir, { logger, search: options });
-  for (const [id, tools] of Object.entries(CATALOG)) applyDiscovery(h.store, id, { tools });
+  const h = await harness(servers, dir.dir, { logger, search: options }, async (store) => {
+    for (const [id, tools] of Object.entries(CATALOG)) await applyDiscovery(store, id, { tools });
+  });
   const asked: CreateMessageRequest[] = [];
   const cancelled: string[] = [];
   const modern = how.era === 'modern';

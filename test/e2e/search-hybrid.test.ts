@@ -9,7 +9,7 @@ describe('hybrid search with USE-Lite over the demo servers', () => {
   const progress: string[] = [];
   const tmp = tempDir();
   beforeAll(async () => {
-    h = harness(referenceServers(tmp.dir), tmp.dir, {
+    h = await harness(referenceServers(tmp.dir), tmp.dir, {
       logger,
       search: {
         strategy: 'hybrid',
@@ -27,7 +27,7 @@ describe('hybrid search with USE-Lite over the demo servers', () => {
 
   it('embeds the catalog once and ranks with the fused scores', async () => {
     const status = await h.gateway.prepareSearch(ME);
-    const tools = h.store.tools.listAll().length;
+    const tools = (await h.store.tools.listAll()).length;
     expect(status).toMatchObject({ strategy: 'hybrid', state: 'ready', cachedVectors: tools });
     expect(progress.at(-1)).toBe(`${tools}/${tools}`);
     expect(logger.lines.filter((l) => l.startsWith('warn: search'))).toEqual([]);

@@ -72,22 +72,28 @@ afterEach(async () => {
   }
 });
 
-/** Search options from config text, exactly as the CLI builds them. */
-function optionsFrom(remote: string): GatewaySearchOptions {
-  const text = `search:\n  strategy: remote\n  remote:\n    timeoutMs: 200\n${remote}`;
+/**
+ * Search options from config text, exactly as the CLI builds them. The deadline is short only
+ * where a stub hangs on purpose: a loaded CI machine can take over 200 ms to answer a first request.
+ */
+function optionsFrom(remote: string, timeoutMs = 5_000): GatewaySearchOptions {
+  const text = `search:\n  strategy: remote\n  remote:\n    timeoutMs: ${timeoutMs}\n${remote}`;
   const r = parseConfigText(text, { path: '/cfg/carte.yaml', env: { TEST_KEY: KEY } });
   expect(r.errors).toEqual([]);
   return remoteSearchOptions(r.config!.search);
 }
+/** The deadline of the tests where a stub may hang (their expected reason names it). */
+const HANG_MS = 200;
 const RERANK = `    rerank:\n      url: \${STUB}/rerank\n      model: m\n      apiKey: \${env:TEST_KEY}\n`;
 const EMBED = `    embeddings:\n      url: \${STUB}\n      model: toy\n      dimension: 5\n      apiKey: \${env:TEST_KEY}\n`;
 const withStub = (yaml: string) => yaml.replaceAll('${STUB}', stub.url);
 
-function openGateway(search: GatewaySearchOptions, dir = tempDir()) {
+async function openGateway(search: GatewaySearchOptions, dir = tempDir()) {
   const logger = memoryLogger();
   const servers = Object.keys(CATALOG).map((id) => stdioServer(id, ['never-started.js']));
-  const h = harness(servers, dir.dir, { logger, search });
-  for (const [id, tools] of Object.entries(CATALOG)) applyDiscovery(h.store, id, { tools });
+  const h = await harness(servers, dir.dir, { logger, search }, async (store) => {
+    for (const [id, tools] of Object.entries(CATALOG)) await applyDiscovery(store, id, { tools });
+  });
   open.push({ h, cleanup: dir.cleanup });
   return { gateway: h.gateway, store: h.store, logger };
 }
@@ -103,7 +109,7 @@ const fellBack = (provider: string, reason: string): SearchMeta => ({
 
 describe('remote rerank', () => {
   it('reorders the local hits when the reranker answers, and says so', async () => {
-    const { gateway, logger } = openGateway(optionsFrom(withStub(RERANK)));
+    const { gateway, logger } = await openGateway(optionsFrom(withStub(RERANK)));
     const local = gateway.searchTools(ME, 'file', { limit: 2 });
     const deep = gateway.searchTools(ME, 'file', { limit: 20 }).map((r) => r.key);
     expect(deep).toHaveLength(3);
@@ -135,7 +141,7 @@ describe('remote rerank', () => {
     ['hangs up', 'close', 'connection failed: other side closed'],
   ])('keeps the local order when the reranker %s, logs it once and says why', async (_, reply, reason) => {
     routes['/rerank'] = () => reply;
-    const { gateway, logger } = openGateway(optionsFrom(withStub(RERANK)));
+    const { gateway, logger } = await openGateway(optionsFrom(withStub(RERANK), HANG_MS));
     for (const query of ['file', 'a file']) {
       const { results, meta } = await gateway.searchToolsWithMeta(ME, query);
       expect(results).toEqual(gateway.searchTools(ME, query));
@@ -148,7 +154,7 @@ describe('remote rerank', () => {
   });
 
   it('is not asked for a multi-step search, whose merged ranking keeps each step its slots', async () => {
-    const { gateway } = openGateway(optionsFrom(withStub(RERANK)));
+    const { gateway } = await openGateway(optionsFrom(withStub(RERANK)));
     const steps = ['read a file', 'fetch a url'];
     const { results, meta } = await gateway.searchToolsWithMeta(ME, steps);
     expect(results).toEqual(gateway.searchTools(ME, steps));
@@ -160,7 +166,7 @@ describe('remote rerank', () => {
 describe('remote embeddings', () => {
   it('embeds the catalog once into the store, then finds by meaning', async () => {
     const dir = tempDir();
-    const a = openGateway(optionsFrom(withStub(EMBED)), dir);
+    const a = await openGateway(optionsFrom(withStub(EMBED)), dir);
     const before = await a.gateway.searchToolsWithMeta(ME, 'quux');
     expect(before.meta.steps).toEqual([
       { provider: embedId(), fallback: true, reason: `the tool vectors of "${embedId()}" are not ready yet` },
@@ -183,13 +189,13 @@ describe('remote embeddings', () => {
     await a.gateway.close();
 
     stub.requests.length = 0;
-    const b = openGateway(optionsFrom(withStub(EMBED)), dir);
+    const b = await openGateway(optionsFrom(withStub(EMBED)), dir);
     await b.gateway.prepareSearch(ME);
     expect(stub.requests).toEqual([]); // the vectors came from the store
   });
 
   it('learns the dimension from one probe when none is configured', async () => {
-    const { gateway } = openGateway(optionsFrom(withStub(EMBED.replace('      dimension: 5\n', ''))));
+    const { gateway } = await openGateway(optionsFrom(withStub(EMBED.replace('      dimension: 5\n', ''))));
     expect(await gateway.prepareSearch(ME)).toMatchObject({ state: 'ready', cachedVectors: TOOLS });
     expect(stub.requests.map((r) => (r.body as { input: string[] }).input.length)).toEqual([1, TOOLS]);
   });
@@ -201,7 +207,7 @@ describe('remote embeddings', () => {
   ])(
     'answers a query lexically when the embedder %s, and tries again next time',
     async (_, reply, reason) => {
-      const { gateway, logger } = openGateway(optionsFrom(withStub(EMBED)));
+      const { gateway, logger } = await openGateway(optionsFrom(withStub(EMBED), HANG_MS));
       await gateway.prepareSearch(ME);
       routes['/v1/embeddings'] = () => reply;
       const failed = await gateway.searchToolsWithMeta(ME, 'write a file');
@@ -220,7 +226,7 @@ describe('remote embeddings', () => {
   it('answers lexically while embedding the catalog fails, and embeds once it works', async () => {
     routes['/v1/embeddings'] = () => ({ status: 503, body: '{}' });
     const options = optionsFrom(withStub(EMBED));
-    const { gateway, logger } = openGateway({ ...options, remote: { ...options.remote, retryMs: 0 } });
+    const { gateway, logger } = await openGateway({ ...options, remote: { ...options.remote, retryMs: 0 } });
     const reason = `remote provider "${embedId()}" answered HTTP 503`;
     expect(await gateway.prepareSearch(ME)).toMatchObject({ state: 'degraded', reason, cachedVectors: 0 });
     expect(warnings(logger)).toEqual([
@@ -234,9 +240,9 @@ describe('remote embeddings', () => {
 describe('remote embeddings and rerank together', () => {
   it('reports both steps, and the MCP face puts them in _meta["carte/search"]', async () => {
     routes['/rerank'] = () => ({ status: 500, body: '{}' });
-    const { gateway } = openGateway(optionsFrom(withStub(EMBED + RERANK)));
+    const { gateway } = await openGateway(optionsFrom(withStub(EMBED + RERANK)));
     await gateway.prepareSearch(ME);
-    expect(gateway.searchStatus(ME)).toMatchObject({
+    expect(await gateway.searchStatus(ME)).toMatchObject({
       strategy: 'remote',
       state: 'ready',
       rerank: rerankId(),

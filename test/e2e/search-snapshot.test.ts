@@ -27,25 +27,30 @@ const WORDS = [
   'event',
 ];
 
-beforeAll(() => {
+beforeAll(async () => {
   const servers = ['alpha', 'beta', 'gamma'];
   // The command is never started: a search reads the stored catalog only.
   const entries = servers.map((id) => [id, { command: 'carte-test-never-started' }]);
   writeFileSync(config, JSON.stringify({ servers: Object.fromEntries(entries) }));
   const loaded = loadConfigFile(config, { env: {}, dataDir });
-  const store = openStore(join(dataDir, 'carte.db'));
+  const store = await openStore(join(dataDir, 'carte.db'));
   // Records each server's config hash, as the CLI will, so it keeps the tools written below.
-  new Gateway({ servers: serversFromConfig(loaded.config!), store, logger: memoryLogger() });
+  const gateway = await Gateway.open({
+    servers: serversFromConfig(loaded.config!),
+    store,
+    logger: memoryLogger(),
+  });
+  await gateway.close();
   const perServer = Math.ceil(SNAPSHOT_MIN_TOOLS / servers.length) + 10;
-  servers.forEach((id, s) => {
+  for (const [s, id] of servers.entries()) {
     const tools = Array.from({ length: perServer }, (_, i) => ({
       name: `${WORDS[(i + s) % WORDS.length]}_${WORDS[(i * 7 + s) % WORDS.length]}_${i}`,
       description: `Tool ${i} of ${id}: ${WORDS[(i * 3) % WORDS.length]} ${WORDS[(i * 5 + 1) % WORDS.length]}.`,
       inputSchema: { type: 'object', properties: { [WORDS[i % WORDS.length]!]: { type: 'string' } } },
     }));
-    applyDiscovery(store, id, { tools, protocolEra: 'legacy', serverName: id });
-  });
-  store.close();
+    await applyDiscovery(store, id, { tools, protocolEra: 'legacy', serverName: id });
+  }
+  await store.close();
 });
 afterAll(() => tmp.cleanup());
 
@@ -85,10 +90,10 @@ describe('carte search with an index snapshot', () => {
     expect(second.stderr).toMatch(/search index: \d+ tools, read from its snapshot in \d+ ms/);
     expect(second.stdout).toBe(first.stdout);
 
-    const store = openStore(join(dataDir, 'carte.db'));
-    const [key] = store.snapshots.keys();
-    store.snapshots.put(key!, Buffer.from('damaged'));
-    store.close();
+    const store = await openStore(join(dataDir, 'carte.db'));
+    const [key] = await store.snapshots.keys();
+    await store.snapshots.put(key!, Buffer.from('damaged'));
+    await store.close();
     const third = await search();
     expect(third.code).toBe(0);
     expect(third.stderr).toContain(

@@ -12,7 +12,7 @@ import { fixture, harness, tempDir, type Harness } from './helpers.js';
 let h: Harness;
 
 beforeAll(async () => {
-  h = harness([fixture('faults', 'faults.mjs')], tempDir().dir);
+  h = await harness([fixture('faults', 'faults.mjs')], tempDir().dir);
   await h.gateway.sync(ME);
 }, 60_000);
 afterAll(() => h?.close());

@@ -93,7 +93,7 @@ export function matrixServers(dir: string, url: string): GatewayServer[] {
 }
 
 /** The gateway under test: projects alpha and beta, global and project rules. */
-export function mainGateway(servers: GatewayServer[], dir: string): Harness {
+export function mainGateway(servers: GatewayServer[], dir: string): Promise<Harness> {
   const projects = projectsFromConfig({
     projects: {
       alpha: { servers: [...PROJECT_SERVERS.alpha], rules: ALPHA_RULES, deny: [], confirm: [] },
@@ -104,7 +104,11 @@ export function mainGateway(servers: GatewayServer[], dir: string): Harness {
 }
 
 /** A gateway that only ever had one project's servers, with its rules as its own (the oracle). */
-export function referenceGateway(servers: GatewayServer[], project: ProjectId, dir: string): Harness {
+export function referenceGateway(
+  servers: GatewayServer[],
+  project: ProjectId,
+  dir: string,
+): Promise<Harness> {
   const own = servers.filter((s) => (PROJECT_SERVERS[project] as readonly string[]).includes(s.id));
   const rules = [...GLOBAL_RULES, ...(project === 'alpha' ? ALPHA_RULES : BETA_RULES)];
   return harness(own, dir, { rules: compileRules(rules) });

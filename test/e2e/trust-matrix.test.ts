@@ -51,10 +51,10 @@ let url = '';
 beforeAll(async () => {
   url = await startHttpFixture(children);
   const servers = matrixServers(tmp.dir, url);
-  main = mainGateway(servers, tmp.dir);
+  main = await mainGateway(servers, tmp.dir);
   await syncAll(main.gateway);
   for (const p of PROJECTS) {
-    const ref = referenceGateway(servers, p, tempDir('carte-matrix-ref-').dir);
+    const ref = await referenceGateway(servers, p, tempDir('carte-matrix-ref-').dir);
     await ref.gateway.sync(localCaller('default'));
     refs.set(p, ref);
   }
@@ -66,7 +66,7 @@ beforeAll(async () => {
       .flat()
       .map((i) => String(i[f]));
   catalog = {
-    keys: main.store.tools.listKeys(),
+    keys: await main.store.tools.listKeys(),
     servers: Object.values(SERVER),
     // A few resources per server: reading all 100 of server-everything adds nothing.
     resources: (await listed((g, c) => g.listResources(c), 'uri')).filter((_, i) => i % 40 < 2),
@@ -75,8 +75,12 @@ beforeAll(async () => {
   ops = buildOps(catalog);
   const projects = new Set(PROJECTS);
   for (const c of CALLERS) {
-    const made = createToken(main.store, { project: c.project, scopes: [c.scope], projects }, Date.now());
-    const ctx = resolveBearer(main.store, `Bearer ${made.token}`, { now: Date.now(), projects });
+    const made = await createToken(
+      main.store,
+      { project: c.project, scopes: [c.scope], projects },
+      Date.now(),
+    );
+    const ctx = await resolveBearer(main.store, `Bearer ${made.token}`, { now: Date.now(), projects });
     tokens.set(c.label, { token: made.token, ctx });
   }
   configNeedles = [
@@ -241,22 +245,22 @@ describe("search sees only the caller's catalog", () => {
 });
 
 describe('the facade answers each token as a gateway of its project alone', () => {
-  it.each(CALLERS)('$label: listings, definitions, digest, hot list, lexical search', (c) => {
+  it.each(CALLERS)('$label: listings, definitions, digest, hot list, lexical search', async (c) => {
     const { ctx } = tokens.get(c.label)!;
     const ref = refs.get(c.project)!.gateway;
     const alone = { projectId: 'default', scopes: [c.scope] };
-    const both = (fn: (g: Gateway, x: CallerContext) => unknown) => [
-      JSON.stringify(attempt(() => fn(main.gateway, ctx))),
-      JSON.stringify(attempt(() => fn(ref, alone))),
+    const both = async (fn: (g: Gateway, x: CallerContext) => unknown) => [
+      JSON.stringify(await attempt(() => fn(main.gateway, ctx))),
+      JSON.stringify(await attempt(() => fn(ref, alone))),
     ];
     const checks: [string, (g: Gateway, x: CallerContext) => unknown][] = [
       ['listedToolKeys', (g, x) => g.listedToolKeys(x)],
       ['hotToolKeys', (g, x) => g.hotToolKeys(x)],
-      ['toolDefinitions', (g, x) => g.toolDefinitions(x, catalog.keys).map((d) => d.key)],
+      ['toolDefinitions', async (g, x) => (await g.toolDefinitions(x, catalog.keys)).map((d) => d.key)],
       ['catalogDigest', (g, x) => g.catalogDigest(x)],
     ];
     for (const [name, fn] of checks) {
-      const [got, want] = both(fn);
+      const [got, want] = await both(fn);
       expect(got, name).toBe(want);
     }
   });
@@ -289,38 +293,40 @@ describe('the facade answers each token as a gateway of its project alone', () =
 describe('tokens that resolve to no caller', () => {
   const projects = new Set<string>(PROJECTS);
   const now = Date.now();
-  const make = (project: string, extra: { expiresInMs?: number } = {}) =>
-    createToken(main.store, { project, scopes: ['admin'], ...extra }, now).token;
+  const make = async (project: string, extra: { expiresInMs?: number } = {}) =>
+    (await createToken(main.store, { project, scopes: ['admin'], ...extra }, now)).token;
 
-  const cases: [string, () => string | undefined, string][] = [
+  const cases: [string, () => string | undefined | Promise<string>, string][] = [
     ['missing', () => undefined, 'missing Authorization header'],
-    ['not bearer', () => `Basic ${make('alpha')}`, 'is not "Bearer <token>"'],
-    ['malformed', () => `Bearer ${make('alpha').slice(0, -1)}`, 'malformed'],
+    ['not bearer', async () => `Basic ${await make('alpha')}`, 'is not "Bearer <token>"'],
+    ['malformed', async () => `Bearer ${(await make('alpha')).slice(0, -1)}`, 'malformed'],
     ['unknown', () => `Bearer carte_${'A'.repeat(43)}`, 'not known to this Carte'],
-    ['expired', () => `Bearer ${make('alpha', { expiresInMs: 1 })}`, 'expired on'],
-    ['revoked', () => `Bearer ${revoked()}`, 'was revoked on'],
-    ['wrong project (removed)', () => `Bearer ${make('gamma')}`, 'belongs to project "gamma"'],
+    ['expired', async () => `Bearer ${await make('alpha', { expiresInMs: 1 })}`, 'expired on'],
+    ['revoked', async () => `Bearer ${await revoked()}`, 'was revoked on'],
+    ['wrong project (removed)', async () => `Bearer ${await make('gamma')}`, 'belongs to project "gamma"'],
   ];
-  it.each(cases)('%s: unauthorized, naming no token, server or tool', (_, header, says) => {
-    const h = header();
+  it.each(cases)('%s: unauthorized, naming no token, server or tool', async (_, header, says) => {
+    const h = await header();
     let message = '';
-    expect(() => {
-      try {
-        resolveBearer(main.store, h, { now: now + 10, projects });
-      } catch (err) {
-        message = (err as Error).message;
-        throw err;
-      }
-    }).toThrow(expect.objectContaining({ code: 'unauthorized' }));
+    await expect(
+      (async () => {
+        try {
+          await resolveBearer(main.store, h, { now: now + 10, projects });
+        } catch (err) {
+          message = (err as Error).message;
+          throw err;
+        }
+      })(),
+    ).rejects.toThrow(expect.objectContaining({ code: 'unauthorized' }));
     expect(message).toContain(says);
     const secret = h?.split(' ')[1]?.slice('carte_'.length) ?? '';
     for (let i = 0; i + 8 <= secret.length; i++) expect(message).not.toContain(secret.slice(i, i + 8));
     for (const n of [...catalog.keys, ...catalog.servers, ...configNeedles]) expect(message).not.toContain(n);
   });
 
-  function revoked(): string {
-    const t = createToken(main.store, { project: 'beta', scopes: ['call'] }, now);
-    revokeToken(main.store, t.id, now);
+  async function revoked(): Promise<string> {
+    const t = await createToken(main.store, { project: 'beta', scopes: ['call'] }, now);
+    await revokeToken(main.store, t.id, now);
     return t.token;
   }
 });
@@ -340,9 +346,9 @@ describe('operator views of an admin token', () => {
   });
 });
 
-function attempt(fn: () => unknown): unknown {
+async function attempt(fn: () => unknown): Promise<unknown> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
     return `error ${String((err as { code?: unknown }).code)}: ${(err as Error).message}`;
   }

@@ -28,7 +28,7 @@ let catalog: Catalog;
 const tokensSent = new Set<unknown>();
 
 beforeAll(async () => {
-  h = harness([fixture('faults', 'faults.mjs'), fixture('paged', 'paginated.mjs')], tmp.dir);
+  h = await harness([fixture('faults', 'faults.mjs'), fixture('paged', 'paginated.mjs')], tmp.dir);
   const reports = await h.gateway.sync(ME);
   expect(reports.map((r) => r.status)).toEqual(['success', 'success']);
   session = await RawSession.open(createMcpServer(h.gateway));
@@ -40,7 +40,7 @@ beforeAll(async () => {
       flatSchema(key, (resultOf(answer).structuredContent as { inputSchema: unknown }).inputSchema),
     );
   }
-  catalog = { servers: ['faults', 'paged'], keys: h.store.tools.listKeys(), schemas };
+  catalog = { servers: ['faults', 'paged'], keys: await h.store.tools.listKeys(), schemas };
 }, 60_000);
 
 afterAll(async () => {

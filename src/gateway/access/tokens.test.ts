@@ -13,9 +13,9 @@ const PROJECTS: ReadonlySet<string> = new Set(['web', 'ops']);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The error `fn` throws, which must be a CarteError. */
-function thrown(fn: () => unknown): CarteError {
+async function thrown(fn: () => Promise<unknown>): Promise<CarteError> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     expect(err).toBeInstanceOf(CarteError);
     return err as CarteError;
@@ -24,9 +24,9 @@ function thrown(fn: () => unknown): CarteError {
 }
 
 describe('createToken', () => {
-  it('returns the secret once and stores only its sha256', () => {
-    const store = tempStore();
-    const created = createToken(
+  it('returns the secret once and stores only its sha256', async () => {
+    const store = await tempStore();
+    const created = await createToken(
       store,
       {
         project: 'web',
@@ -48,16 +48,16 @@ describe('createToken', () => {
       lastUsedAt: null,
       revokedAt: null,
     });
-    expect(store.tokens.get(created.id)?.hash).toBe(sha256(created.token));
+    expect((await store.tokens.get(created.id))?.hash).toBe(sha256(created.token));
     const { token: _token, ...info } = created;
-    expect(listTokens(store)).toEqual([info]);
-    expect(JSON.stringify(listTokens(store))).not.toContain(sha256(created.token));
+    expect(await listTokens(store)).toEqual([info]);
+    expect(JSON.stringify(await listTokens(store))).not.toContain(sha256(created.token));
   });
 
-  it('makes a different secret and id each time, with no name and no expiry by default', () => {
-    const store = tempStore();
-    const a = createToken(store, { project: 'default', scopes: ['search'] }, T0);
-    const b = createToken(store, { project: 'default', scopes: ['search'] }, T0);
+  it('makes a different secret and id each time, with no name and no expiry by default', async () => {
+    const store = await tempStore();
+    const a = await createToken(store, { project: 'default', scopes: ['search'] }, T0);
+    const b = await createToken(store, { project: 'default', scopes: ['search'] }, T0);
     expect(a.token).not.toBe(b.token);
     expect(a.id).not.toBe(b.id);
     expect(a).toMatchObject({ name: null, expiresAt: null });
@@ -71,47 +71,47 @@ describe('createToken', () => {
     [{ name: 'a\nb' }, 'token name must be 1 to 64 printable characters on one line'],
     [{ name: '' }, 'token name must be 1 to 64 printable characters on one line'],
     [{ expiresInMs: -5 }, 'token expiry must be a positive number of milliseconds, not "-5"'],
-  ])('refuses %j', (change, message) => {
-    const store = tempStore();
+  ])('refuses %j', async (change, message) => {
+    const store = await tempStore();
     const input = { project: 'web', scopes: ['search'], projects: PROJECTS, ...change };
-    expect(thrown(() => createToken(store, input, T0))).toMatchObject({ code: 'bad_input', message });
-    expect(listTokens(store)).toEqual([]);
+    expect(await thrown(() => createToken(store, input, T0))).toMatchObject({ code: 'bad_input', message });
+    expect(await listTokens(store)).toEqual([]);
   });
 });
 
 describe('resolveBearer', () => {
-  function setUp() {
-    const store = tempStore();
+  async function setUp() {
+    const store = await tempStore();
     const make = (project: string, scopes: string[], expiresInMs?: number) =>
       createToken(store, { project, scopes, ...(expiresInMs ? { expiresInMs } : {}) }, T0);
-    const good = make('web', ['call']);
-    const expired = make('web', ['search'], DAY);
-    const revoked = make('ops', ['admin']);
-    revokeToken(store, revoked.id, T0 + 1000);
-    const orphan = make('gone', ['search']);
+    const good = await make('web', ['call']);
+    const expired = await make('web', ['search'], DAY);
+    const revoked = await make('ops', ['admin']);
+    await revokeToken(store, revoked.id, T0 + 1000);
+    const orphan = await make('gone', ['search']);
     return { store, good, expired, revoked, orphan };
   }
   const resolve = (store: Store, header: string | undefined, now = T0 + DAY / 2) =>
     resolveBearer(store, header, { now, projects: PROJECTS });
 
-  it('resolves a good token to its project, scopes and id, and records the use', () => {
-    const { store, good } = setUp();
-    expect(resolve(store, `Bearer ${good.token}`)).toEqual({
+  it('resolves a good token to its project, scopes and id, and records the use', async () => {
+    const { store, good } = await setUp();
+    expect(await resolve(store, `Bearer ${good.token}`)).toEqual({
       projectId: 'web',
       scopes: ['call'],
       tokenId: good.id,
     });
-    expect(resolve(store, `bearer   ${good.token}`).tokenId).toBe(good.id);
-    expect(listTokens(store).find((t) => t.id === good.id)?.lastUsedAt).toBe(T0 + DAY / 2);
+    expect((await resolve(store, `bearer   ${good.token}`)).tokenId).toBe(good.id);
+    expect((await listTokens(store)).find((t) => t.id === good.id)?.lastUsedAt).toBe(T0 + DAY / 2);
     const projectsMap = new Map([['web', { servers: 'all' }]]);
-    expect(resolveBearer(store, `Bearer ${good.token}`, { now: T0, projects: projectsMap }).projectId).toBe(
-      'web',
-    );
+    expect(
+      (await resolveBearer(store, `Bearer ${good.token}`, { now: T0, projects: projectsMap })).projectId,
+    ).toBe('web');
   });
 
-  it('accepts an expiring token until its expiry', () => {
-    const { store, expired } = setUp();
-    expect(resolve(store, `Bearer ${expired.token}`, T0 + DAY - 1).projectId).toBe('web');
+  it('accepts an expiring token until its expiry', async () => {
+    const { store, expired } = await setUp();
+    expect((await resolve(store, `Bearer ${expired.token}`, T0 + DAY - 1)).projectId).toBe('web');
   });
 
   it.each([
@@ -160,30 +160,33 @@ describe('resolveBearer', () => {
       (t: string) => `Bearer carte_${[...t.slice(6)].reverse().join('')}`,
       'the bearer token is not known to this Carte; create one with "carte token create --project P"',
     ],
-  ])('refuses a %s header', (_label, header: (t: string) => string | undefined, message) => {
-    const { store, good } = setUp();
-    expect(thrown(() => resolve(store, header(good.token)))).toMatchObject({ code: 'unauthorized', message });
+  ])('refuses a %s header', async (_label, header: (t: string) => string | undefined, message) => {
+    const { store, good } = await setUp();
+    expect(await thrown(() => resolve(store, header(good.token)))).toMatchObject({
+      code: 'unauthorized',
+      message,
+    });
   });
 
-  it('refuses expired, revoked and removed-project tokens, naming only the public id', () => {
-    const { store, expired, revoked, orphan } = setUp();
+  it('refuses expired, revoked and removed-project tokens, naming only the public id', async () => {
+    const { store, expired, revoked, orphan } = await setUp();
     const fail = (token: string, now?: number) => thrown(() => resolve(store, `Bearer ${token}`, now));
-    expect(fail(expired.token, T0 + DAY)).toMatchObject({
+    expect(await fail(expired.token, T0 + DAY)).toMatchObject({
       code: 'unauthorized',
       message: `token ${expired.id} expired on 2025-01-02 12:00 UTC; ask for a new one`,
     });
-    expect(fail(revoked.token)).toMatchObject({
+    expect(await fail(revoked.token)).toMatchObject({
       code: 'unauthorized',
       message: `token ${revoked.id} was revoked on 2025-01-01 12:00 UTC; ask for a new one`,
     });
-    expect(fail(orphan.token)).toMatchObject({
+    expect(await fail(orphan.token)).toMatchObject({
       code: 'unauthorized',
       message: `token ${orphan.id} belongs to project "gone", which is no longer configured; ask for a new one`,
     });
   });
 
-  it('never puts the token, any part of its secret, or its hash in an error', () => {
-    const { store, good, expired, revoked, orphan } = setUp();
+  it('never puts the token, any part of its secret, or its hash in an error', async () => {
+    const { store, good, expired, revoked, orphan } = await setUp();
     const secrets = [good, expired, revoked, orphan].map((t) => t.token);
     const headers = secrets.flatMap((t) => [
       `Bearer ${t}`,
@@ -200,7 +203,7 @@ describe('resolveBearer', () => {
       for (const now of [T0, T0 + 2 * DAY]) {
         for (const projects of [PROJECTS, new Set<string>()]) {
           try {
-            resolveBearer(store, header, { now, projects });
+            await resolveBearer(store, header, { now, projects });
           } catch (err) {
             const e = err as CarteError;
             messages.push(e.message, e.operatorMessage, String(e.stack), JSON.stringify(e.details ?? {}));
@@ -208,7 +211,7 @@ describe('resolveBearer', () => {
         }
       }
     }
-    messages.push(thrown(() => revokeToken(store, `carte_${'x'.repeat(43)}`, T0)).message);
+    messages.push((await thrown(() => revokeToken(store, `carte_${'x'.repeat(43)}`, T0))).message);
     expect(messages.length).toBeGreaterThan(100);
     const all = messages.join('\n');
     for (const token of secrets) {
@@ -221,17 +224,20 @@ describe('resolveBearer', () => {
 });
 
 describe('revokeToken', () => {
-  it('revokes by id or by the secret itself, once', () => {
-    const store = tempStore();
-    const a = createToken(store, { project: 'default', scopes: ['search'] }, T0);
-    const b = createToken(store, { project: 'default', scopes: ['search'] }, T0);
-    expect(revokeToken(store, a.id, T0 + 1)).toMatchObject({
+  it('revokes by id or by the secret itself, once', async () => {
+    const store = await tempStore();
+    const a = await createToken(store, { project: 'default', scopes: ['search'] }, T0);
+    const b = await createToken(store, { project: 'default', scopes: ['search'] }, T0);
+    expect(await revokeToken(store, a.id, T0 + 1)).toMatchObject({
       revoked: true,
       token: { id: a.id, revokedAt: T0 + 1 },
     });
-    expect(revokeToken(store, a.id, T0 + 2)).toMatchObject({ revoked: false, token: { revokedAt: T0 + 1 } });
-    expect(revokeToken(store, b.token, T0 + 3)).toMatchObject({ revoked: true, token: { id: b.id } });
-    expect(revokeToken(store, b.id, T0 + 3).token).not.toHaveProperty('hash');
+    expect(await revokeToken(store, a.id, T0 + 2)).toMatchObject({
+      revoked: false,
+      token: { revokedAt: T0 + 1 },
+    });
+    expect(await revokeToken(store, b.token, T0 + 3)).toMatchObject({ revoked: true, token: { id: b.id } });
+    expect((await revokeToken(store, b.id, T0 + 3)).token).not.toHaveProperty('hash');
   });
 });
 
@@ -239,40 +245,44 @@ describe('resolveBearer with the token cache (TOKEN_CACHE_TTL_MS)', () => {
   const resolveAt = (store: Store, token: string, now: number) =>
     resolveBearer(store, `Bearer ${token}`, { now, projects: PROJECTS });
 
-  it('refuses a token revoked in this process at once, though it was just resolved', () => {
-    const store = tempStore();
-    const t = createToken(store, { project: 'web', scopes: ['call'] }, T0);
-    expect(resolveAt(store, t.token, T0 + 1).tokenId).toBe(t.id);
-    revokeToken(store, t.id, T0 + 2);
-    expect(thrown(() => resolveAt(store, t.token, T0 + 3)).message).toMatch(/was revoked on/);
+  it('refuses a token revoked in this process at once, though it was just resolved', async () => {
+    const store = await tempStore();
+    const t = await createToken(store, { project: 'web', scopes: ['call'] }, T0);
+    expect((await resolveAt(store, t.token, T0 + 1)).tokenId).toBe(t.id);
+    await revokeToken(store, t.id, T0 + 2);
+    expect((await thrown(() => resolveAt(store, t.token, T0 + 3))).message).toMatch(/was revoked on/);
   });
 
-  it('refuses a cached token from its expiry on, within the cache time', () => {
-    const store = tempStore();
-    const t = createToken(store, { project: 'web', scopes: ['call'], expiresInMs: 100 }, T0);
-    expect(resolveAt(store, t.token, T0 + 99).tokenId).toBe(t.id);
-    expect(thrown(() => resolveAt(store, t.token, T0 + 100)).message).toMatch(/expired on/);
+  it('refuses a cached token from its expiry on, within the cache time', async () => {
+    const store = await tempStore();
+    const t = await createToken(store, { project: 'web', scopes: ['call'], expiresInMs: 100 }, T0);
+    expect((await resolveAt(store, t.token, T0 + 99)).tokenId).toBe(t.id);
+    expect((await thrown(() => resolveAt(store, t.token, T0 + 100))).message).toMatch(/expired on/);
   });
 
-  it('sees a revocation by another connection (another process) once the cache time is over', () => {
-    const store = tempStore();
-    const other = openStore(store.path);
+  it('sees a revocation by another connection (another process) once the cache time is over', async () => {
+    const store = await tempStore();
+    const other = await openStore(store.path);
     track(other);
-    const t = createToken(store, { project: 'web', scopes: ['call'] }, T0);
-    expect(resolveAt(store, t.token, T0).tokenId).toBe(t.id);
-    revokeToken(other, t.id, T0 + 1);
+    const t = await createToken(store, { project: 'web', scopes: ['call'] }, T0);
+    expect((await resolveAt(store, t.token, T0)).tokenId).toBe(t.id);
+    await revokeToken(other, t.id, T0 + 1);
     // Within the cache time the first connection may still accept it: that is the documented lag.
-    expect(resolveAt(store, t.token, T0 + TOKEN_CACHE_TTL_MS - 1).tokenId).toBe(t.id);
-    expect(thrown(() => resolveAt(store, t.token, T0 + TOKEN_CACHE_TTL_MS)).message).toMatch(/was revoked/);
+    expect((await resolveAt(store, t.token, T0 + TOKEN_CACHE_TTL_MS - 1)).tokenId).toBe(t.id);
+    expect((await thrown(() => resolveAt(store, t.token, T0 + TOKEN_CACHE_TTL_MS))).message).toMatch(
+      /was revoked/,
+    );
   });
 
-  it('asks the issued hook with the sha256 of the secret before the store', () => {
-    const store = tempStore();
-    const t = createToken(store, { project: 'web', scopes: ['call'] }, T0);
+  it('asks the issued hook with the sha256 of the secret before the store', async () => {
+    const store = await tempStore();
+    const t = await createToken(store, { project: 'web', scopes: ['call'] }, T0);
     const asked: string[] = [];
     const login = Object.freeze({ projectId: 'ops', scopes: Object.freeze(['admin']), tokenId: 'login_1' });
     const issued = (hash: string) => (asked.push(hash), hash === sha256(t.token) ? login : undefined);
-    expect(resolveBearer(store, `Bearer ${t.token}`, { now: T0, projects: PROJECTS, issued })).toBe(login);
+    expect(await resolveBearer(store, `Bearer ${t.token}`, { now: T0, projects: PROJECTS, issued })).toBe(
+      login,
+    );
     expect(asked).toEqual([sha256(t.token)]);
   });
 });

@@ -135,7 +135,7 @@ export async function resolveBearer(
   const hash = hashToken(token);
   const issued = opts.issued?.(hash);
   if (issued !== undefined) return issued;
-  // Cached for up to TOKEN_CACHE_TTL_MS (store/tokens-repo.ts): revocation and expiry are checked below.
+  // Cached for up to TOKEN_CACHE_TTL_MS (store/sqlite/tokens-repo.ts): revocation and expiry are checked below.
   const row = matching(await store.tokens.findByHashCached(hash, opts.now), hash);
   if (!row) throw unauthorized(`the bearer token is not known to this Carte; ${NEW_TOKEN}`);
   const who = `token ${row.id}`;

@@ -7,8 +7,8 @@ import { ToolRows, TOOL_ROWS_MAX } from './tool-rows.js';
 
 let dir = '';
 let store: Store | undefined;
-afterEach(() => {
-  store?.close();
+afterEach(async () => {
+  await store?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -23,37 +23,38 @@ const tool = (key: string, properties: Record<string, unknown> = {}): ToolRow =>
   };
 };
 
-function seeded(keys: string[]): Store {
+async function seeded(keys: string[]): Promise<Store> {
   dir = mkdtempSync(join(tmpdir(), 'carte-rows-'));
-  store = openStore(join(dir, 'carte.db'));
-  store.servers.reconcileConfig('a', 'h');
-  store.tools.applyChanges(
+  const s = await openStore(join(dir, 'carte.db'));
+  store = s;
+  await s.servers.reconcileConfig('a', 'h');
+  await s.tools.applyChanges(
     { added: keys.map((k) => tool(k)), changed: [], removed: [], unchanged: [] },
     'then',
   );
-  return store;
+  return s;
 }
 
 describe('ToolRows', () => {
-  it('answers as the store did when the row was first read, frozen, until invalidated', () => {
-    const s = seeded(['a/x']);
+  it('answers as the store did when the row was first read, frozen, until invalidated', async () => {
+    const s = await seeded(['a/x']);
     const rows = new ToolRows(s);
-    const first = rows.get('a/x')!;
-    expect(first).toEqual(s.tools.get('a/x'));
+    const first = (await rows.get('a/x'))!;
+    expect(first).toEqual(await s.tools.get('a/x'));
     expect(Object.isFrozen(first.inputSchema)).toBe(true);
     expect(() => ((first.inputSchema as { type: string }).type = 'array')).toThrow(TypeError);
     const changed = tool('a/x', { n: { type: 'number' } });
-    s.tools.applyChanges({ added: [], changed: [changed], removed: [], unchanged: [] }, 'now');
-    expect(rows.get('a/x')).toBe(first); // the catalog did not tell it yet
+    await s.tools.applyChanges({ added: [], changed: [changed], removed: [], unchanged: [] }, 'now');
+    expect(await rows.get('a/x')).toBe(first); // the catalog did not tell it yet
     rows.invalidate();
-    expect(rows.get('a/x')!.inputSchema).toEqual(changed.inputSchema);
-    expect(rows.get('a/nope')).toBeUndefined();
+    expect((await rows.get('a/x'))!.inputSchema).toEqual(changed.inputSchema);
+    expect(await rows.get('a/nope')).toBeUndefined();
   });
 
-  it(`starts over past ${TOOL_ROWS_MAX} rows and still answers every key`, () => {
+  it(`starts over past ${TOOL_ROWS_MAX} rows and still answers every key`, async () => {
     const keys = Array.from({ length: TOOL_ROWS_MAX + 5 }, (_, i) => `a/t${i}`);
-    const rows = new ToolRows(seeded(keys));
-    for (const k of keys) expect(rows.get(k)?.key).toBe(k);
-    expect(rows.get(keys[0]!)?.key).toBe(keys[0]);
+    const rows = new ToolRows(await seeded(keys));
+    for (const k of keys) expect((await rows.get(k))?.key).toBe(k);
+    expect((await rows.get(keys[0]!))?.key).toBe(keys[0]);
   });
 });

@@ -137,11 +137,14 @@ export class Upstreams {
 
   /** Discovers one server and writes the result to the store. */
   async sync(server: GatewayServer): Promise<SyncReport> {
-    const report = await syncServer(this.store, server.id, () => this.discover(server), {
-      limits: this.limits,
-      serverDescription: server.description,
-      pin: server.pin,
-    });
+    // One replica at a time syncs a server of a shared store; the others wait, then sync again.
+    const report = await this.store.exclusive(`sync:${server.id}`, () =>
+      syncServer(this.store, server.id, () => this.discover(server), {
+        limits: this.limits,
+        serverDescription: server.description,
+        pin: server.pin,
+      }),
+    );
     await this.onCatalogChange();
     return report;
   }
@@ -157,11 +160,13 @@ export class Upstreams {
       try {
         const conn = await this.connection(server, { relist: false });
         const tools = await conn.listTools(server.discoveryTimeoutMs);
-        const report = await applyDiscovery(
-          this.store,
-          server.id,
-          { tools, protocolEra: conn.info.protocolEra, ...pickInfo(conn) },
-          { limits: this.limits, serverDescription: server.description, pin: server.pin },
+        const report = await this.store.exclusive(`sync:${server.id}`, () =>
+          applyDiscovery(
+            this.store,
+            server.id,
+            { tools, protocolEra: conn.info.protocolEra, ...pickInfo(conn) },
+            { limits: this.limits, serverDescription: server.description, pin: server.pin },
+          ),
         );
         this.logger.info(
           `[${server.id}] tool list changed: ${report.toolCount} tools (+${report.added} ~${report.changed} -${report.removed})`,

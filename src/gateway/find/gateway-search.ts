@@ -42,9 +42,10 @@ export class GatewaySearch {
   ): Promise<SearchOutcome> {
     const { audit, toolSearch } = this.parts;
     return audited(audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, async () => {
-      const { policies, hotList } = this.parts;
+      const { policies, hotList, view } = this.parts;
       await policies.noticeExternalChange();
       await hotList.refresh(policies.project(ctx).id);
+      await view.prepare(); // the index, from its stored snapshot when one matches
       const { text, options, call } = this.plan(ctx, query, req);
       const { hits, meta } = await toolSearch.search(text, options, { ...req, ...call });
       const results = this.results(ctx, hits);

@@ -99,22 +99,26 @@ const open: { gateway: Gateway; store: Store }[] = [];
 afterEach(async () => {
   for (const o of open.splice(0)) {
     await o.gateway.close();
-    o.store.close();
+    await o.store.close();
   }
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-function openHybrid(embedder: Embedder, retry = { baseMs: 0, capMs: 0 }, path?: string) {
+async function openHybrid(embedder: Embedder, retry = { baseMs: 0, capMs: 0 }, path?: string) {
   if (!path) {
     const dir = mkdtempSync(join(tmpdir(), 'carte-health-'));
     dirs.push(dir);
     path = join(dir, 'carte.db');
   }
-  const store = openStore(path);
+  const store = await openStore(path);
   const logger = memoryLogger();
   const search = { strategy: 'hybrid' as const, embedder, retry };
-  const gateway = new Gateway({ servers: Object.keys(CATALOG).map(server), store, logger, search });
-  for (const [id, tools] of Object.entries(CATALOG)) applyDiscovery(store, id, { tools }, { pin: false });
+  // The catalog as a sync writes it, under the servers' config rows (as the gateway reconciles them).
+  for (const [id, tools] of Object.entries(CATALOG)) {
+    await store.servers.reconcileConfig(id, server(id).configHash);
+    await applyDiscovery(store, id, { tools }, { pin: false });
+  }
+  const gateway = await Gateway.open({ servers: Object.keys(CATALOG).map(server), store, logger, search });
   open.push({ gateway, store });
   return { gateway, store, logger, path };
 }
@@ -122,7 +126,7 @@ function openHybrid(embedder: Embedder, retry = { baseMs: 0, capMs: 0 }, path?: 
 describe('a hybrid that heals', () => {
   it('goes degraded -> retrying -> ready without a restart; status and metadata say which', async () => {
     const model = flakyModel(2);
-    const { gateway, logger } = openHybrid(model);
+    const { gateway, logger } = await openHybrid(model);
     expect(await gateway.prepareSearch(ME)).toEqual({
       strategy: 'hybrid',
       model: MODEL,
@@ -148,7 +152,7 @@ describe('a hybrid that heals', () => {
       ],
       embeddings: { state: 'retrying', failures: 1 },
     });
-    expect(gateway.searchStatus(ME)).toMatchObject({ state: 'retrying', failures: 1 });
+    expect(await gateway.searchStatus(ME)).toMatchObject({ state: 'retrying', failures: 1 });
 
     expect(await gateway.prepareSearch(ME)).toMatchObject({
       state: 'degraded',
@@ -177,7 +181,7 @@ describe('a hybrid that heals', () => {
 
   it('waits out the backoff: no attempt before it, and the status says when the next one may start', async () => {
     const model = flakyModel(1);
-    const { gateway } = openHybrid(model, { baseMs: 60_000, capMs: 300_000 });
+    const { gateway } = await openHybrid(model, { baseMs: 60_000, capMs: 300_000 });
     expect(await gateway.prepareSearch(ME)).toMatchObject({ state: 'degraded', failures: 1 });
     const { meta } = await gateway.searchToolsWithMeta(ME, 'send an email');
     expect(meta.embeddings).toMatchObject({ state: 'degraded', failures: 1 });
@@ -200,7 +204,7 @@ describe('a hybrid that heals', () => {
         return broken ? Promise.reject(new Error('model crashed')) : inner.embed(texts);
       },
     };
-    const { gateway } = openHybrid(model, { baseMs: 0, capMs: 0 });
+    const { gateway } = await openHybrid(model, { baseMs: 0, capMs: 0 });
     await gateway.prepareSearch(ME);
     broken = true;
     const failed = await gateway.searchToolsWithMeta(ME, 'write some text');
@@ -213,10 +217,10 @@ describe('a hybrid that heals', () => {
   });
 
   it('answers a query lexically while the model loads, marked so, then fuses once it has loaded', async () => {
-    const first = openHybrid(createHashingEmbedder(64));
+    const first = await openHybrid(createHashingEmbedder(64));
     await first.gateway.prepareSearch(ME); // the vectors are cached, as on any start after the first
     const model = slowModel();
-    const { gateway } = openHybrid(model, undefined, first.path);
+    const { gateway } = await openHybrid(model, undefined, first.path);
     const during = await gateway.searchToolsWithMeta(ME, 'read a file');
     expect(during.results).toEqual(gateway.searchTools(ME, 'read a file'));
     expect(during.meta).toEqual({
@@ -225,7 +229,7 @@ describe('a hybrid that heals', () => {
       steps: [{ provider: 'hashing-64', fallback: true, reason: 'the model "hashing-64" is loading' }],
       embeddings: { state: 'loading' },
     });
-    expect(gateway.searchStatus(ME)).toEqual({
+    expect(await gateway.searchStatus(ME)).toEqual({
       strategy: 'hybrid',
       model: MODEL,
       cachedVectors: 3,
@@ -240,7 +244,7 @@ describe('a hybrid that heals', () => {
     const inner = createHashingEmbedder(64);
     const calls: string[][] = [];
     const counted: Embedder = { ...inner, embed: (t) => (calls.push(t), inner.embed(t)) };
-    const { gateway } = openHybrid(lazyEmbedder(inner, () => Promise.resolve(counted)));
+    const { gateway } = await openHybrid(lazyEmbedder(inner, () => Promise.resolve(counted)));
     await gateway.prepareSearch(ME);
     expect(calls[0]).toEqual([WARM_UP_TEXT]);
     await gateway.searchToolsAsync(ME, 'send an email');

@@ -85,7 +85,7 @@ const open: { gateway: Gateway; store: Store }[] = [];
 afterEach(async () => {
   for (const o of open.splice(0)) {
     await o.gateway.close();
-    o.store.close();
+    await o.store.close();
   }
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
@@ -96,16 +96,26 @@ function tempPath(): string {
   return join(dir, 'carte.db');
 }
 
-/** Opens a gateway in hybrid mode over the store at `path`, writing `catalog` as a sync would. */
-function openHybrid(
+/** Stores `catalog` as a sync writes it, under the servers' config rows (as the gateway reconciles them). */
+async function writeCatalog(store: Store, catalog: typeof CATALOG, options: { pin?: boolean } = {}) {
+  for (const [id, tools] of Object.entries(catalog)) {
+    await store.servers.reconcileConfig(id, server(id).configHash);
+    await applyDiscovery(store, id, { tools }, options);
+  }
+}
+
+/** Opens a gateway in hybrid mode over the store at `path`, with `catalog` written as a sync would. */
+async function openHybrid(
   path: string,
   embedder: Embedder,
   { catalog = CATALOG, projects }: { catalog?: typeof CATALOG; projects?: GatewayProject[] } = {},
 ) {
-  const store = openStore(path);
+  const store = await openStore(path);
   const logger = memoryLogger();
   const progress: string[] = [];
-  const gateway = new Gateway({
+  // Unpinned: a changed description here is an update to re-embed, not a drift to hold back.
+  await writeCatalog(store, catalog, { pin: false });
+  const gateway = await Gateway.open({
     servers: Object.keys(catalog).map(server),
     store,
     logger,
@@ -117,8 +127,6 @@ function openHybrid(
       onProgress: (p) => progress.push(`${p.done}/${p.total}`),
     },
   });
-  // Unpinned: a changed description here is an update to re-embed, not a drift to hold back.
-  for (const [id, tools] of Object.entries(catalog)) applyDiscovery(store, id, { tools }, { pin: false });
   open.push({ gateway, store });
   return { gateway, store, logger, progress };
 }
@@ -126,14 +134,14 @@ function openHybrid(
 async function closeLast(): Promise<void> {
   const o = open.pop()!;
   await o.gateway.close();
-  o.store.close();
+  await o.store.close();
 }
 
 describe('hybrid search in the gateway', () => {
   it('embeds each tool once, in batches with progress, and reuses the vectors after a reopen', async () => {
     const path = tempPath();
     const first = recording();
-    const a = openHybrid(path, first);
+    const a = await openHybrid(path, first);
     const status = await a.gateway.prepareSearch(ME);
     expect(status).toEqual({
       strategy: 'hybrid',
@@ -147,7 +155,7 @@ describe('hybrid search in the gateway', () => {
     await closeLast();
 
     const second = recording();
-    const b = openHybrid(path, second);
+    const b = await openHybrid(path, second);
     await b.gateway.prepareSearch(ME);
     expect(second.calls).toEqual([]);
     await b.gateway.searchToolsAsync(ME, 'write text into a file');
@@ -157,13 +165,13 @@ describe('hybrid search in the gateway', () => {
 
   it('re-embeds only the tool whose description changed, and prunes the old vector', async () => {
     const path = tempPath();
-    openHybrid(path, recording());
+    await openHybrid(path, recording());
     await open[0]!.gateway.prepareSearch(ME);
     await closeLast();
 
     const changed = { ...CATALOG, mail: [{ ...CATALOG.mail![0]!, description: 'Send a letter by email.' }] };
     const again = recording();
-    const b = openHybrid(path, again, { catalog: changed });
+    const b = await openHybrid(path, again, { catalog: changed });
     const status = await b.gateway.prepareSearch(ME);
     expect(again.calls).toEqual([['send email: Send a letter by email.']]);
     expect(status.cachedVectors).toBe(EMBEDDABLE - 1); // mail/search is gone, send_email replaced
@@ -171,35 +179,35 @@ describe('hybrid search in the gateway', () => {
 
   it('does not reuse the vectors of another model', async () => {
     const path = tempPath();
-    openHybrid(path, recording(createHashingEmbedder(64)));
+    await openHybrid(path, recording(createHashingEmbedder(64)));
     await open[0]!.gateway.prepareSearch(ME);
     await closeLast();
 
     const other = recording(createHashingEmbedder(32));
-    const b = openHybrid(path, other);
+    const b = await openHybrid(path, other);
     expect(await b.gateway.prepareSearch(ME)).toMatchObject({
       model: 'hashing-32+text-v1',
       cachedVectors: 5,
     });
     expect(other.calls.flat()).toHaveLength(EMBEDDABLE);
-    expect(b.store.vectors.models().map((m) => m.modelId)).toEqual([
+    expect((await b.store.vectors.models()).map((m) => m.modelId)).toEqual([
       'hashing-32+text-v1',
       'hashing-64+text-v1',
     ]);
   });
 
   it('answers lexically until the vectors are ready', async () => {
-    const a = openHybrid(tempPath(), recording());
+    const a = await openHybrid(tempPath(), recording());
     const lexical = a.gateway.searchTools(ME, 'read a file');
     expect(await a.gateway.searchToolsAsync(ME, 'read a file')).toEqual(lexical);
-    expect(a.gateway.searchStatus(ME).state).toBe('embedding');
+    expect((await a.gateway.searchStatus(ME)).state).toBe('embedding');
     await a.gateway.prepareSearch(ME);
     expect((await a.gateway.searchToolsAsync(ME, 'read a file'))[0]?.key).toBe('files/read_file');
   });
 
   it('degrades to the lexical ranking with one warning when the model cannot load, until the backoff passes', async () => {
     const broken = recording(createHashingEmbedder(), 'Cannot find package @energetic-ai/embeddings');
-    const a = openHybrid(tempPath(), broken);
+    const a = await openHybrid(tempPath(), broken);
     for (let i = 0; i < 3; i++) {
       expect(await a.gateway.searchToolsAsync(ME, 'send an email')).toEqual(
         a.gateway.searchTools(ME, 'send an email'),
@@ -209,7 +217,7 @@ describe('hybrid search in the gateway', () => {
     expect(a.logger.warnings).toEqual([
       'search: hybrid search is off (trying again in 1 s), answering lexically: Cannot find package @energetic-ai/embeddings',
     ]);
-    expect(a.gateway.searchStatus(ME)).toMatchObject({
+    expect(await a.gateway.searchStatus(ME)).toMatchObject({
       state: 'degraded',
       reason: 'Cannot find package @energetic-ai/embeddings',
     });
@@ -224,7 +232,7 @@ describe('hybrid search in the gateway', () => {
       embed: (texts) =>
         texts[0] === 'list a directory' ? Promise.reject(new Error('model crashed')) : inner.embed(texts),
     };
-    const a = openHybrid(tempPath(), flaky);
+    const a = await openHybrid(tempPath(), flaky);
     await a.gateway.prepareSearch(ME);
     const hits = await a.gateway.searchToolsAsync(ME, 'list a directory');
     expect(hits).toEqual(a.gateway.searchTools(ME, 'list a directory'));
@@ -234,7 +242,7 @@ describe('hybrid search in the gateway', () => {
   });
 
   it('keeps exact names first', async () => {
-    const a = openHybrid(tempPath(), recording());
+    const a = await openHybrid(tempPath(), recording());
     await a.gateway.prepareSearch(ME);
     for (const [query, key] of [
       ['send_email', 'mail/send_email'],
@@ -255,7 +263,7 @@ describe('hybrid search in the gateway', () => {
       confirm: [],
     });
     const projects = [project('default', 'all'), project('mail', ['mail'])];
-    const a = openHybrid(tempPath(), recording(), { projects });
+    const a = await openHybrid(tempPath(), recording(), { projects });
     await a.gateway.prepareSearch(ME);
     const mail = localCaller('mail');
     const queries = ['send a file by email', 'files/write_file', ['write a file', 'search the messages']];
@@ -273,10 +281,10 @@ describe('hybrid search in the gateway', () => {
   it('embeds a tool added while serving, once search has been used', async () => {
     const path = tempPath();
     const embedder = recording();
-    const a = openHybrid(path, embedder);
+    const a = await openHybrid(path, embedder);
     await a.gateway.prepareSearch(ME);
     embedder.calls.length = 0;
-    applyDiscovery(a.store, 'files', {
+    await applyDiscovery(a.store, 'files', {
       tools: [
         ...CATALOG.files!,
         { name: 'delete_file', description: 'Delete a file from disk.', inputSchema: { type: 'object' } },
@@ -290,12 +298,12 @@ describe('hybrid search in the gateway', () => {
 
 describe('lexical strategy', () => {
   it('is the default: no embedder, no vectors, status lexical', async () => {
-    const store = openStore(tempPath());
-    const gateway = new Gateway({ servers: [server('files')], store, logger: memoryLogger() });
+    const store = await openStore(tempPath());
+    await writeCatalog(store, { files: CATALOG.files! });
+    const gateway = await Gateway.open({ servers: [server('files')], store, logger: memoryLogger() });
     open.push({ gateway, store });
-    applyDiscovery(store, 'files', { tools: CATALOG.files! });
     expect(await gateway.prepareSearch(ME)).toEqual({ strategy: 'lexical', state: 'lexical' });
     expect(await gateway.searchToolsAsync(ME, 'read_file')).toEqual(gateway.searchTools(ME, 'read_file'));
-    expect(store.vectors.models()).toEqual([]);
+    expect(await store.vectors.models()).toEqual([]);
   });
 });

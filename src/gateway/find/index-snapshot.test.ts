@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RANKER_DEFAULTS, snapshotKey, type SearchDoc } from '../../search/index.js';
-import { type SnapshotsRepo } from '../../store/index.js';
+import { type Store } from '../../store/index.js';
 import { buildIndexWithSnapshot, SNAPSHOT_MIN_TOOLS } from './index-snapshot.js';
 import { tempStores } from '../../../test/e2e/helpers.js';
 
@@ -25,48 +25,44 @@ const DOCS: SearchDoc[] = [
 const QUERIES = ['read a file', 'send mail', 'wether forecast', 'fs read_file', ''];
 
 describe('buildIndexWithSnapshot', () => {
-  it('stores the analysis on the first build and answers identically from it afterwards', () => {
-    const store = tempStore();
+  it('stores the analysis on the first build and answers identically from it afterwards', async () => {
+    const store = await tempStore();
     const warnings: string[] = [];
     const opts = { snapshots: store.snapshots, warn: (m: string) => warnings.push(m), minTools: 0 };
-    const first = buildIndexWithSnapshot(DOCS, opts);
+    const first = await buildIndexWithSnapshot(DOCS, opts);
     expect(first.from).toBe('build');
-    expect(store.snapshots.keys()).toEqual([snapshotKey(DOCS, RANKER_DEFAULTS)]);
-    const second = buildIndexWithSnapshot(DOCS, opts);
+    expect(await store.snapshots.keys()).toEqual([snapshotKey(DOCS, RANKER_DEFAULTS)]);
+    const second = await buildIndexWithSnapshot(DOCS, opts);
     expect(second.from).toBe('snapshot');
     for (const q of QUERIES) expect(second.index.search(q)).toEqual(first.index.search(q));
     // A changed catalog misses and stores its own snapshot next to the old one.
     const changed = [...DOCS.slice(0, 2), { ...DOCS[2]!, description: 'Weather forecast and alerts' }];
-    expect(buildIndexWithSnapshot(changed, opts).from).toBe('build');
-    expect(store.snapshots.keys()).toHaveLength(2);
+    expect((await buildIndexWithSnapshot(changed, opts)).from).toBe('build');
+    expect(await store.snapshots.keys()).toHaveLength(2);
     expect(warnings).toEqual([]);
   });
 
-  it('rebuilds over a damaged snapshot, says so, and repairs it', () => {
-    const store = tempStore();
+  it('rebuilds over a damaged snapshot, says so, and repairs it', async () => {
+    const store = await tempStore();
     const warnings: string[] = [];
     const opts = { snapshots: store.snapshots, warn: (m: string) => warnings.push(m), minTools: 0 };
-    store.snapshots.put(snapshotKey(DOCS, RANKER_DEFAULTS), Buffer.from('not a snapshot'));
-    const { index, from } = buildIndexWithSnapshot(DOCS, opts);
+    await store.snapshots.put(snapshotKey(DOCS, RANKER_DEFAULTS), Buffer.from('not a snapshot'));
+    const { index, from } = await buildIndexWithSnapshot(DOCS, opts);
     expect(from).toBe('build');
     expect(index.search('send mail')[0]?.key).toBe('mail/send_email');
     expect(warnings).toEqual([
       expect.stringMatching(/^search snapshot not used, rebuilding the index: search snapshot is damaged: /),
     ]);
-    expect(buildIndexWithSnapshot(DOCS, opts).from).toBe('snapshot');
+    expect((await buildIndexWithSnapshot(DOCS, opts)).from).toBe('snapshot');
   });
 
-  it('still searches when the snapshot cannot be read or stored', () => {
-    const failing = {
-      get: () => {
-        throw new Error('SQLITE_IOERR: disk I/O error');
-      },
-      put: () => {
-        throw new Error('SQLITE_FULL: database or disk is full');
-      },
-    } as unknown as SnapshotsRepo;
+  it('still searches when the snapshot cannot be read or stored', async () => {
+    const failing: Pick<Store['snapshots'], 'get' | 'put'> = {
+      get: () => Promise.reject(new Error('SQLITE_IOERR: disk I/O error')),
+      put: () => Promise.reject(new Error('SQLITE_FULL: database or disk is full')),
+    };
     const warnings: string[] = [];
-    const { index, from } = buildIndexWithSnapshot(DOCS, {
+    const { index, from } = await buildIndexWithSnapshot(DOCS, {
       snapshots: failing,
       warn: (m) => warnings.push(m),
       minTools: 0,
@@ -79,15 +75,15 @@ describe('buildIndexWithSnapshot', () => {
     ]);
   });
 
-  it('skips small catalogs, and keeps only the newest snapshots', () => {
-    const store = tempStore();
+  it('skips small catalogs, and keeps only the newest snapshots', async () => {
+    const store = await tempStore();
     const opts = { snapshots: store.snapshots, warn: () => {} };
     expect(DOCS.length).toBeLessThan(SNAPSHOT_MIN_TOOLS);
-    expect(buildIndexWithSnapshot(DOCS, opts).from).toBe('small');
-    expect(store.snapshots.keys()).toEqual([]);
-    for (const k of ['a', 'b', 'c']) store.snapshots.put(k, Buffer.from(k));
-    expect(store.snapshots.keys()).toEqual(['b', 'c']);
-    expect(store.snapshots.get('a')).toBeUndefined();
-    expect(store.snapshots.get('c')?.toString()).toBe('c');
+    expect((await buildIndexWithSnapshot(DOCS, opts)).from).toBe('small');
+    expect(await store.snapshots.keys()).toEqual([]);
+    for (const k of ['a', 'b', 'c']) await store.snapshots.put(k, Buffer.from(k));
+    expect(await store.snapshots.keys()).toEqual(['b', 'c']);
+    expect(await store.snapshots.get('a')).toBeUndefined();
+    expect((await store.snapshots.get('c'))?.toString()).toBe('c');
   });
 });

@@ -18,6 +18,11 @@ export class CatalogMirror {
 
   constructor(private readonly store: Store) {}
 
+  /** The store announces other processes' changes (Store.subscribe): no per-request check is needed. */
+  get announced(): boolean {
+    return this.store.engine === 'postgres';
+  }
+
   /** Reads everything again; calls made during a read share the next one, which starts after it. */
   load(): Promise<void> {
     return this.reload();

@@ -4,20 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CarteError } from '../../errors.js';
 import { openStore } from '../../store/index.js';
-import { argsDigest, AuditLog, canonicalJson } from './audit.js';
+import { argsDigest, AuditLog, canonicalJson, EVENT_BUFFER_MAX } from './audit.js';
 import { localCaller, type CallerContext } from '../access/context.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function setup(args: 'digest' | 'redacted' = 'digest') {
+async function setup(args: 'digest' | 'redacted' = 'digest') {
   const dir = mkdtempSync(join(tmpdir(), 'carte-audit-'));
   dirs.push(dir);
   const path = join(dir, 'carte.db');
   const logs: string[] = [];
   const log = (level: string) => (m: string) => logs.push(`${level}: ${m}`);
   const logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
-  const store = openStore(path);
+  const store = await openStore(path);
   return { path, store, logs, audit: new AuditLog(store, logger, { arguments: args }) };
 }
 
@@ -33,18 +33,18 @@ const GHP = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A';
 
 describe('AuditLog.call', () => {
   it('writes a started row before the call, then its outcome, with who asked and a digest', async () => {
-    const { store, audit } = setup();
+    const { store, audit } = await setup();
     const args = { q: 'is:open', limit: 5 };
     const seen: unknown[] = [];
-    const result = await audit.call(TOKEN_CTX, { ...target, args }, () => {
-      seen.push(...store.activity.audit()); // what a kill at this instant would leave
-      return Promise.resolve(OK);
+    const result = await audit.call(TOKEN_CTX, { ...target, args }, async () => {
+      seen.push(...(await store.activity.audit())); // what a kill at this instant would leave
+      return OK;
     });
     expect(result).toBe(OK);
     expect(seen).toMatchObject([
       { outcome: 'started', key: target.key, project: 'team', tokenId: 'tok_abc' },
     ]);
-    const [row] = store.activity.audit();
+    const [row] = await store.activity.audit();
     expect(row).toMatchObject({
       kind: 'call',
       outcome: 'ok',
@@ -54,11 +54,11 @@ describe('AuditLog.call', () => {
       resultBytes: JSON.stringify(OK).length,
     });
     expect(row!.argsDigest).toMatch(/^[0-9a-f]{16}$/);
-    store.close();
+    await store.close();
   });
 
   it('classifies outcomes (tool_error, the CarteError code, internal) and passes results and errors through', async () => {
-    const { store, audit } = setup();
+    const { store, audit } = await setup();
     const toolError = { content: [], isError: true };
     await expect(
       audit.call(localCaller('p'), { ...target, args: {} }, () => Promise.resolve(toolError)),
@@ -71,17 +71,19 @@ describe('AuditLog.call', () => {
     await expect(
       audit.call(localCaller('p'), { ...target, args: {} }, () => Promise.reject(bug)),
     ).rejects.toBe(bug);
-    expect(store.activity.audit().map((r) => [r.outcome, r.resultBytes === null, r.tokenId])).toEqual([
-      ['internal', true, null],
-      ['timeout', true, null],
-      ['tool_error', false, null],
-    ]);
-    store.close();
+    expect((await store.activity.audit()).map((r) => [r.outcome, r.resultBytes === null, r.tokenId])).toEqual(
+      [
+        ['internal', true, null],
+        ['timeout', true, null],
+        ['tool_error', false, null],
+      ],
+    );
+    await store.close();
   });
 
   it('refuses the call when its started row cannot be written, logs why, and never runs it', async () => {
-    const { store, audit, logs } = setup();
-    store.close();
+    const { store, audit, logs } = await setup();
+    await store.close();
     let ran = false;
     const attempt = audit.call(TOKEN_CTX, { ...target, args: {} }, () => {
       ran = true;
@@ -98,17 +100,17 @@ describe('AuditLog.call', () => {
   });
 
   it('keeps the started row as evidence when the finish cannot be written', async () => {
-    const { path, store, audit, logs } = setup();
-    await audit.call(TOKEN_CTX, { ...target, args: {} }, () => {
-      store.close(); // the store goes away mid-call
-      return Promise.resolve(OK);
+    const { path, store, audit, logs } = await setup();
+    await audit.call(TOKEN_CTX, { ...target, args: {} }, async () => {
+      await store.close(); // the store goes away mid-call
+      return OK;
     });
     expect(logs).toEqual([
       'warn: cannot finish audit rows of tool calls (they stay "started"): The database connection is not open',
     ]);
-    const reopened = openStore(path);
-    expect(reopened.activity.audit()).toMatchObject([{ outcome: 'started', key: target.key }]);
-    reopened.close();
+    const reopened = await openStore(path);
+    expect(await reopened.activity.audit()).toMatchObject([{ outcome: 'started', key: target.key }]);
+    await reopened.close();
   });
 
   it('digests equal arguments alike whatever their key order', () => {
@@ -122,18 +124,19 @@ describe('AuditLog.call', () => {
 });
 
 describe('AuditLog.event', () => {
-  it('stores a search query as its digest, or redacted under arguments: redacted', () => {
-    const digest = setup('digest');
+  it('stores a search query as its digest, or redacted under arguments: redacted', async () => {
+    const digest = await setup('digest');
     digest.audit.event(TOKEN_CTX, {
       kind: 'search',
       detail: 'issues by octocat',
       outcome: 'ok',
       durationMs: 3,
     });
-    expect(digest.store.activity.audit()).toMatchObject([
+    await digest.audit.settle();
+    expect(await digest.store.activity.audit()).toMatchObject([
       { kind: 'search', detail: argsDigest('issues by octocat'), project: 'team', tokenId: 'tok_abc' },
     ]);
-    const redacted = setup('redacted');
+    const redacted = await setup('redacted');
     redacted.audit.event(TOKEN_CTX, {
       kind: 'search',
       detail: `issues ${GHP}`,
@@ -147,21 +150,86 @@ describe('AuditLog.event', () => {
       outcome: 'unknown_tool',
       durationMs: 1,
     });
-    expect(redacted.store.activity.audit().map((r) => [r.kind, r.detail, r.key, r.outcome])).toEqual([
+    await redacted.audit.settle();
+    expect((await redacted.store.activity.audit()).map((r) => [r.kind, r.detail, r.key, r.outcome])).toEqual([
       ['describe', null, 'a/b', 'unknown_tool'],
       ['search', 'issues [redacted]', null, 'ok'],
     ]);
-    digest.store.close();
-    redacted.store.close();
+    await digest.store.close();
+    await redacted.store.close();
   });
 
-  it('only warns (throttled) when the write fails', () => {
-    const { store, audit, logs } = setup();
-    store.close();
+  it('only warns (throttled) when the write fails', async () => {
+    const { store, audit, logs } = await setup();
+    await store.close();
     for (let i = 0; i < 3; i++) audit.event(TOKEN_CTX, { kind: 'browse', outcome: 'ok', durationMs: 1 });
+    await audit.settle();
     expect(logs).toEqual([
       'warn: cannot write browse events to the audit log: The database connection is not open',
     ]);
+  });
+});
+
+describe('AuditLog while the store does not answer', () => {
+  /** The store's activity, away (store_unavailable) until `back()`: what PostgreSQL being down looks like. */
+  async function away() {
+    const { store, logs } = await setup();
+    let down = true;
+    const unavailable = () => new CarteError('store_unavailable', 'the store does not answer; retry shortly');
+    const activity = {
+      ...store.activity,
+      record: (e: Parameters<typeof store.activity.record>[0]) =>
+        down ? Promise.reject(unavailable()) : store.activity.record(e),
+      beginGrouped: (e: Parameters<typeof store.activity.beginGrouped>[0]) =>
+        down ? Promise.reject(unavailable()) : store.activity.beginGrouped(e),
+    };
+    const logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+    };
+    const audit = new AuditLog({ activity }, logger);
+    return { store, logs, audit, back: () => (down = false) };
+  }
+
+  it('refuses calls with store_unavailable, and never runs them', async () => {
+    const { store, audit } = await away();
+    let ran = false;
+    await expect(
+      audit.call(TOKEN_CTX, { ...target, args: {} }, () => {
+        ran = true;
+        return Promise.resolve(OK);
+      }),
+    ).rejects.toMatchObject({ code: 'store_unavailable' });
+    expect(ran).toBe(false);
+    await store.close();
+  });
+
+  it('keeps search events, in order, and writes them once the store answers', async () => {
+    const { store, audit, back } = await away();
+    for (const q of ['one', 'two', 'three'])
+      audit.event(TOKEN_CTX, { kind: 'search', detail: q, outcome: 'ok', durationMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(audit.buffered).toBe(3);
+    back();
+    await audit.settle();
+    expect(audit.buffered).toBe(0);
+    const rows = await store.activity.audit();
+    expect(rows.map((r) => r.detail).reverse()).toEqual(['one', 'two', 'three'].map((q) => argsDigest(q)));
+    await store.close();
+  });
+
+  it('refuses a read rather than drop its row once EVENT_BUFFER_MAX events wait', async () => {
+    const { store, audit } = await away();
+    for (let i = 0; i < EVENT_BUFFER_MAX; i++)
+      audit.event(TOKEN_CTX, { kind: 'browse', outcome: 'ok', durationMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(audit.buffered).toBe(EVENT_BUFFER_MAX);
+    expect(() => audit.event(TOKEN_CTX, { kind: 'browse', outcome: 'ok', durationMs: 1 })).toThrow(
+      `the store does not answer and ${EVENT_BUFFER_MAX} audit events wait for it; retry shortly`,
+    );
+    await store.close();
   });
 });
 
@@ -174,7 +242,7 @@ describe('secrets never reach the audit rows or the logs', () => {
     'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
   ];
   it.each(['digest', 'redacted'] as const)('with arguments: %s', async (mode) => {
-    const { store, audit, logs } = setup(mode);
+    const { store, audit, logs } = await setup(mode);
     const args = {
       query: `find ${planted[0]}`,
       password: planted[2],
@@ -185,9 +253,10 @@ describe('secrets never reach the audit rows or the logs', () => {
       audit.call(TOKEN_CTX, { ...target, args }, () => Promise.reject(new CarteError('timeout', 'slow'))),
     ).rejects.toThrow('slow');
     audit.event(TOKEN_CTX, { kind: 'search', detail: args.query, outcome: 'ok', durationMs: 1 });
-    const dump = JSON.stringify([...store.activity.exportAudit()]) + logs.join('\n');
+    await audit.settle();
+    const dump = JSON.stringify([...(await store.activity.exportAudit())]) + logs.join('\n');
     for (const secret of planted) expect(dump).not.toContain(secret);
     if (mode === 'redacted') expect(dump).toContain('"password":"[redacted]"');
-    store.close();
+    await store.close();
   });
 });

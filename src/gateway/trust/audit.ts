@@ -3,7 +3,7 @@
 // before the call runs; a call whose row cannot be written is refused (docs/security.md, "Audit log").
 import { hash } from 'node:crypto';
 import { CarteError, nestingDepth, operatorMessage, toCarteError } from '../../errors.js';
-import type { ActivityOutcome, StartedEvent, Store } from '../../store/index.js';
+import type { ActivityEvent, ActivityOutcome, StartedEvent, Store } from '../../store/index.js';
 import type { Logger } from '../../upstream/index.js';
 import type { CallerContext } from '../access/context.js';
 import { redact, redactText } from '../../config/index.js';
@@ -19,6 +19,17 @@ export interface AuditOptions {
 }
 
 export const AUDIT_DEFAULTS: AuditOptions = { arguments: 'digest' };
+
+/**
+ * Search, browse and describe events held while the store does not answer: about 3 MB of rows,
+ * minutes of a busy replica's reads. Past it, reads are refused rather than their rows dropped.
+ */
+export const EVENT_BUFFER_MAX = 10_000;
+/** How often the held events are tried again. */
+const EVENT_RETRY_MS = 1_000;
+
+/** The store's database does not answer (as opposed to refusing a write). */
+const unavailable = (err: unknown) => err instanceof CarteError && err.code === 'store_unavailable';
 
 /** Arguments deeper than this are recorded as TOO_DEEP, not digested. */
 const MAX_DIGEST_DEPTH = 200;
@@ -50,6 +61,9 @@ export class AuditLog {
   private readonly observers = new Set<(e: AuditObservation) => void>();
   /** Event rows being written (not awaited by their requests); `settle` waits for them. */
   private readonly writing = new Set<Promise<void>>();
+  /** Event rows waiting for the store to answer again, oldest first (at most EVENT_BUFFER_MAX). */
+  private readonly waiting: ActivityEvent[] = [];
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: Pick<Store, 'activity'>,
@@ -65,7 +79,7 @@ export class AuditLog {
    * call is refused with a `store` error and `run` never runs), then its outcome (`ok`,
    * `tool_error`, or the CarteError code thrown), duration and result size. The result or error
    * passes through untouched; a failed finish is logged, and the `started` row stays as evidence.
-   * Both writes are group commits (store/group-commit.ts): `run` starts only once the `started`
+   * Both writes are group commits (store/sqlite/group-commit.ts): `run` starts only once the `started`
    * row is committed, and the result is returned only once its outcome is.
    */
   async call(
@@ -89,7 +103,7 @@ export class AuditLog {
       // One line per reason (the key would defeat the throttle: a broken store fails every call).
       this.refusal(`refusing tool calls: cannot write their audit rows: ${operatorMessage(err)}`);
       throw new CarteError(
-        'store',
+        unavailable(err) ? 'store_unavailable' : 'store',
         `the call to "${target.key}" was refused: its audit row could not be written`,
         {
           cause: err,
@@ -114,22 +128,79 @@ export class AuditLog {
     return result;
   }
 
-  /** Records a non-call event; a failed write only warns (throttled): reads are not refused for want of a row. */
+  /**
+   * Records a non-call event without making the request wait. While the store does not answer,
+   * rows wait in a bounded buffer and are written, in order, once it does; with the buffer full
+   * the event's request is refused (`store_unavailable`) rather than its row dropped. Any other
+   * failed write only warns (throttled): reads are not refused for want of a row.
+   */
   event(ctx: CallerContext, e: AuditEvent): void {
+    if (this.waiting.length >= EVENT_BUFFER_MAX)
+      throw new CarteError(
+        'store_unavailable',
+        `the store does not answer and ${EVENT_BUFFER_MAX} audit events wait for it; retry shortly`,
+      );
     this.notify({ kind: e.kind, key: e.key, server: e.server, outcome: e.outcome, durationMs: e.durationMs });
     const detail = e.detail === undefined ? undefined : this.detail(e.kind, e.detail);
-    const write = this.store.activity
-      .record({ ...e, ...this.who(ctx), ...(detail === undefined ? {} : { detail }) })
-      .catch((err: unknown) =>
-        this.warn(`cannot write ${e.kind} events to the audit log: ${operatorMessage(err)}`),
-      )
-      .finally(() => this.writing.delete(write));
-    this.writing.add(write);
+    const row = { ...e, ...this.who(ctx), ...(detail === undefined ? {} : { detail }) };
+    if (this.waiting.length > 0) return void this.waiting.push(row); // keep their order
+    this.track(
+      this.store.activity.record(row).catch((err: unknown) => {
+        if (unavailable(err)) return this.hold(row);
+        this.warn(`cannot write ${e.kind} events to the audit log: ${operatorMessage(err)}`);
+      }),
+    );
   }
 
-  /** Waits for the event rows still being written (before the store closes). */
+  /** Audit events waiting for the store to answer again. */
+  get buffered(): number {
+    return this.waiting.length;
+  }
+
+  private hold(row: ActivityEvent): void {
+    this.waiting.push(row);
+    this.retry ??= setTimeout(() => this.track(this.drain()), EVENT_RETRY_MS).unref();
+  }
+
+  /** Writes the waiting rows in order; stops (and tries again later) at the first that fails. */
+  private async drain(): Promise<void> {
+    this.retry = undefined;
+    while (this.waiting.length > 0) {
+      try {
+        await this.store.activity.record(this.waiting[0]!);
+      } catch (err) {
+        if (!unavailable(err)) {
+          this.warn(`cannot write buffered audit events: ${operatorMessage(err)}`);
+          this.waiting.shift();
+          continue;
+        }
+        this.retry = setTimeout(() => this.track(this.drain()), EVENT_RETRY_MS).unref();
+        return;
+      }
+      this.waiting.shift();
+    }
+  }
+
+  private track(write: Promise<void>): void {
+    const tracked = write.finally(() => this.writing.delete(tracked));
+    this.writing.add(tracked);
+  }
+
+  /**
+   * Waits for the event rows still being written (before the store closes), and tries once more
+   * to write those waiting for the store; what still cannot be written is logged by count.
+   */
   async settle(): Promise<void> {
     while (this.writing.size > 0) await Promise.all([...this.writing]);
+    if (this.waiting.length === 0) return;
+    clearTimeout(this.retry);
+    await this.drain();
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    if (this.waiting.length > 0)
+      this.logger.error(
+        `${this.waiting.length} audit events could not be written: the store does not answer`,
+      );
   }
 
   /** Calls `listener` after each event ends (metrics); returns a function that stops it. */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../store/index.js';
 import { Policies } from './policies.js';
+import { CatalogMirror } from '../shared/catalog-mirror.js';
 import type { GatewayProject } from '../access/projects.js';
 
 // The quarantine's signature is read once per event-loop turn (docs/benchmarks.md, "The HTTP
@@ -11,41 +12,47 @@ import type { GatewayProject } from '../access/projects.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];
-afterEach(() => {
-  stores.splice(0).forEach((s) => s.close());
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const PROJECT: GatewayProject = { id: 'default', servers: 'all', deny: [], confirm: [] };
 const CALLER = { projectId: 'default', scopes: ['call'] };
 
 describe('Policies: the quarantine signature', () => {
-  it('is read once per turn, and a change by another connection reaches the next turn', async () => {
+  it('is read once by requests in flight together, and a change by another connection reaches the next request', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'carte-policies-'));
     dirs.push(dir);
-    const store = openStore(join(dir, 'carte.db'));
-    const other = openStore(store.path); // another process's connection (`carte approve`)
+    const store = await openStore(join(dir, 'carte.db'));
+    const other = await openStore(store.path); // another process's connection (`carte approve`)
     stores.push(store, other);
+    const mirror = new CatalogMirror(store);
+    await mirror.load();
     const reads = vi.spyOn(store.trust, 'signature');
     let changes = 0;
     const policies = new Policies(
       {
-        store,
-        externalChange: () => changes++,
+        mirror,
+        externalChange: () => {
+          changes++;
+          return Promise.resolve();
+        },
         servers: () => new Map(),
-        quarantined: () => new Map(),
       },
       undefined,
       new Map([['default', PROJECT]]),
     );
-    policies.forCaller(CALLER);
+    // What the gateway's async entry points do: notice an external change, then ask the policy.
+    const forCaller = async () => {
+      await policies.noticeExternalChange();
+      return policies.forCaller(CALLER);
+    };
+    await Promise.all([forCaller(), policies.noticeExternalChange(), forCaller()]);
     policies.catalog();
-    policies.forCaller(CALLER);
     expect(reads).toHaveBeenCalledTimes(1);
 
-    await nextTurn();
-    other.trust.putQuarantine({
+    await other.trust.putQuarantine({
       key: 's/t',
       serverId: 's',
       kind: 'drift',
@@ -53,14 +60,16 @@ describe('Policies: the quarantine signature', () => {
       findings: [],
       since: 1,
     });
-    policies.forCaller(CALLER);
+    await forCaller();
     expect(reads).toHaveBeenCalledTimes(2);
     expect(changes).toBe(1);
 
-    // An invalidation (a change through this gateway) reads again within the same turn.
+    // A change through this gateway reloads the mirror (reading the signature with it) and
+    // invalidates: the next request is not taken for an external change.
+    await mirror.load();
     policies.invalidate();
-    policies.forCaller(CALLER);
-    expect(reads).toHaveBeenCalledTimes(3);
+    await forCaller();
+    expect(reads).toHaveBeenCalledTimes(4);
     expect(changes).toBe(1);
   });
 });

@@ -29,7 +29,7 @@ export class Policies {
   private catalogPolicy: VisibilityPolicy | null = null;
   private readonly byProject = new Map<string, VisibilityPolicy>();
   private tools: PolicyTool[] | null = null;
-  /** The signature check of this event-loop turn (see noticeExternalChange). */
+  /** The signature read in flight (see noticeExternalChange). */
   private check: Promise<void> | undefined;
 
   constructor(
@@ -129,22 +129,22 @@ export class Policies {
   }
 
   /**
-   * A quarantine changed by another process (an approval through the CLI, another replica) reaches
-   * this gateway at its next request: the async entry points (calls, searches, browsing) await this
-   * first. The signature is read once per event-loop turn: requests arriving together share a turn,
-   * and a modern-era HTTP request asks two or three times within one. Changes made through this
-   * gateway reload the mirror directly.
+   * A quarantine changed by another process (an approval through the CLI) reaches this gateway at
+   * its next request: the async entry points (calls, searches, browsing) await this first. On
+   * SQLite it reads the quarantine's signature (requests arriving while a read is in flight share
+   * it); a shared store (PostgreSQL) tells every replica of a change itself (Store.subscribe), so
+   * nothing is read per request. Changes made through this gateway reload the mirror directly.
    */
   noticeExternalChange(): Promise<void> {
-    if (this.check) return this.check;
-    const check = (async () => {
-      if (await this.src.mirror.trustMoved()) await this.src.externalChange();
+    if (this.src.mirror.announced) return Promise.resolve();
+    this.check ??= (async () => {
+      try {
+        if (await this.src.mirror.trustMoved()) await this.src.externalChange();
+      } finally {
+        this.check = undefined;
+      }
     })();
-    this.check = check;
-    setImmediate(() => {
-      if (this.check === check) this.check = undefined;
-    });
-    return check;
+    return this.check;
   }
 
   private compute(servers: GatewayServer[], rules: CompiledRules | undefined): VisibilityPolicy {

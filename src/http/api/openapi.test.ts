@@ -6,14 +6,14 @@ import { Gateway, openStore } from '../../gateway/index.js';
 import { createHttpApp } from '../index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carte-openapi-'));
-const store = openStore(join(dir, 'carte.db'));
+const store = await openStore(join(dir, 'carte.db'));
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-const gateway = new Gateway({ servers: [], store, logger: quiet });
+const gateway = await Gateway.open({ servers: [], store, logger: quiet });
 const app = createHttpApp({ gateway, store });
 afterAll(async () => {
   await app.close();
   await gateway.close();
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

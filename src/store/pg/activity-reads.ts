@@ -1,8 +1,8 @@
 // The activity table's reads on PostgreSQL: usage, the hot list and the audit log, with the
 // results of ActivityRepo's (../activity-repo.ts, ../audit-rows.ts).
 import { CarteError } from '../../errors.js';
-import { HOT_DEFAULTS, STARTED, type HotScore, type ToolUsage } from '../activity-repo.js';
-import { toAuditRow, type AuditQuery, type AuditRow } from '../audit-rows.js';
+import { HOT_DEFAULTS, STARTED, type HotScore, type ToolUsage } from '../sqlite/activity-repo.js';
+import { toAuditRow, type AuditQuery, type AuditRow } from '../sqlite/audit-rows.js';
 import { rawRows, rows, type Queryable } from './db.js';
 
 const DAY_MS = 86_400_000;

@@ -13,8 +13,8 @@ import {
   type SessionStats,
   type StartedEvent,
   type ToolUsage,
-} from '../activity-repo.js';
-import type { AuditQuery, AuditRow } from '../audit-rows.js';
+} from '../sqlite/activity-repo.js';
+import type { AuditQuery, AuditRow } from '../sqlite/audit-rows.js';
 import { auditRows, hotScores, usageByTool } from './activity-reads.js';
 import { changes, rawRows, row, type Queryable } from './db.js';
 

@@ -1,6 +1,6 @@
 // Each PostgreSQL repository implements its member of Repositories (a class may implement only a
 // named type), so the compiler holds it to the SQLite repository's contract.
-import type { Repositories } from '../api.js';
+import type { Repositories } from '../sqlite/api.js';
 
 export type ServersContract = Repositories['servers'];
 export type ToolsContract = Repositories['tools'];

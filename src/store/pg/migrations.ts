@@ -7,7 +7,7 @@
 // after "a/c" on one server and before on another); epoch ms, ids and counts are BIGINT; REAL is
 // double precision; blobs are bytea; `rowid` order (proposals, snapshots) is an identity `seq`.
 import { CarteError } from '../../errors.js';
-import { SCHEMA_VERSION } from '../migrations.js';
+import { SCHEMA_VERSION } from '../sqlite/migrations.js';
 import type { Pool, PoolClient } from 'pg';
 
 const CREATE_VERSION_7 = `

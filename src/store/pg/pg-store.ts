@@ -2,8 +2,8 @@
 // folder over a pg Pool, migrated at open under an advisory lock.
 import pg from 'pg';
 import { CarteError } from '../../errors.js';
-import { ACTIVITY_DEFAULTS, type ActivityOptions } from '../activity-repo.js';
-import type { Repositories, Store, StoreOptions } from '../api.js';
+import { ACTIVITY_DEFAULTS, type ActivityOptions } from '../sqlite/activity-repo.js';
+import type { Repositories, Store, StoreChange, StoreOptions } from '../sqlite/api.js';
 import { PG_TYPES, type Queryable } from './db.js';
 import { migrate } from './migrations.js';
 import { PgActivityRepo, type WriteCounter } from './activity-repo.js';
@@ -15,6 +15,9 @@ import { PgToolsRepo } from './tools-repo.js';
 import { PgTrustRepo } from './trust-repo.js';
 import { PgVectorsRepo } from './vectors-repo.js';
 import { parseStoreUrl } from './store-url.js';
+import { announce, ChangeListener } from './changes.js';
+import { AdvisoryLocks } from './locks.js';
+import { asUnavailable, mappingAway } from './unavailable.js';
 
 /**
  * Connections per process when the URL has no `?pool=`: pg's own default. A gateway's statements
@@ -42,7 +45,9 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
   // An idle connection that breaks (a server restart) is reported here and dropped by the pool;
   // without a listener it would crash the process. The next statement fails, or reconnects.
   pool.on('error', () => undefined);
-  const shared = { counter: { writes: 0 }, tokens: new TokenMemory() };
+  const changes = new ChangeListener(connectionString, () => undefined);
+  const shared = { counter: { writes: 0 }, tokens: new TokenMemory(), origin: changes.origin };
+  const locks = new AdvisoryLocks(connectionString);
   let outside: Repositories;
   try {
     await migrate(pool, printable);
@@ -77,27 +82,71 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
       await pool.query('SELECT 1');
       return 'ok';
     },
+    ping: async () => {
+      try {
+        await pool.query('SELECT 1');
+      } catch (err) {
+        throw asUnavailable(err, printable);
+      }
+    },
+    subscribe: (listener) =>
+      changes.subscribe((change) => {
+        if (change === 'tokens') shared.tokens.recent.clear(); // a revocation elsewhere counts now
+        listener(change);
+      }),
+    exclusive: (name, fn) => locks.hold(name, fn),
     checkpointInBackground: () => undefined, // PostgreSQL checkpoints in its own processes
-    close: () => pool.end(),
+    close: async () => {
+      await changes.close();
+      await locks.close();
+      await pool.end();
+    },
   };
 }
 
 function repositories(
   q: Queryable,
   retention: ActivityOptions,
-  shared: { counter: WriteCounter; tokens: TokenMemory },
+  shared: { counter: WriteCounter; tokens: TokenMemory; origin: string },
   printable: string,
 ): Repositories {
+  const tell = (change: StoreChange) => () => announce(q, shared.origin, change);
+  const catalog = tell('catalog');
+  const away = <T extends object>(repo: T) => mappingAway(repo, printable);
   return {
-    servers: new PgServersRepo(q),
-    tools: new PgToolsRepo(q),
-    vectors: new PgVectorsRepo(q, printable),
-    snapshots: new PgSnapshotsRepo(q),
-    activity: new PgActivityRepo(q, retention, shared.counter),
-    tokens: new PgTokensRepo(q, shared.tokens),
-    proposals: new PgProposalsRepo(q),
-    trust: new PgTrustRepo(q),
+    servers: away(announcing(new PgServersRepo(q), ['recordDiscovery', 'pruneExcept'], catalog)),
+    tools: away(announcing(new PgToolsRepo(q), ['applyChanges', 'setCategories'], catalog)),
+    vectors: away(new PgVectorsRepo(q, printable)),
+    snapshots: away(new PgSnapshotsRepo(q)),
+    activity: away(new PgActivityRepo(q, retention, shared.counter)),
+    tokens: away(announcing(new PgTokensRepo(q, shared.tokens), ['revoke'], tell('tokens'))),
+    proposals: away(new PgProposalsRepo(q)),
+    trust: away(announcing(new PgTrustRepo(q), ['putQuarantine', 'release', 'clearServer'], catalog)),
   };
+}
+
+/**
+ * `repo` whose `methods` announce `then` after they succeed, so other replicas hear of the write
+ * (inside a store transaction the notification is delivered at its commit).
+ */
+function announcing<T extends object>(
+  repo: T,
+  methods: readonly (keyof T & string)[],
+  then: () => Promise<void>,
+): T {
+  for (const name of methods) {
+    const method = repo[name] as (...args: unknown[]) => Promise<unknown>;
+    Object.defineProperty(repo, name, {
+      configurable: true,
+      writable: true,
+      value: async (...args: unknown[]) => {
+        const value = await method.apply(repo, args);
+        await then();
+        return value;
+      },
+    });
+  }
+  return repo;
 }
 
 /**

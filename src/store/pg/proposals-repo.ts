@@ -7,7 +7,7 @@ import {
   type Proposal,
   type ProposalDbRow,
   type ProposalStatus,
-} from '../proposals-repo.js';
+} from '../sqlite/proposals-repo.js';
 import { changes, row, rows, type Queryable } from './db.js';
 
 /** Proposed servers on PostgreSQL: the contract of ../proposals-repo.ts. */

@@ -1,6 +1,6 @@
 import type { ServersContract } from './contracts.js';
-import { fromDb, type DiscoveryOutcome, type ServerDbRow } from '../servers-repo.js';
-import type { DiscoveryStatus, ServerRow } from '../types.js';
+import { fromDb, type DiscoveryOutcome, type ServerDbRow } from '../sqlite/servers-repo.js';
+import type { DiscoveryStatus, ServerRow } from '../sqlite/types.js';
 import { atomically, changes, row, rows, type Queryable } from './db.js';
 
 /** Servers table on PostgreSQL: the contract of ../servers-repo.ts. */

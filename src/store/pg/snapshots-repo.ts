@@ -1,5 +1,5 @@
 import type { SnapshotsContract } from './contracts.js';
-import { SNAPSHOTS_KEPT } from '../snapshots-repo.js';
+import { SNAPSHOTS_KEPT } from '../sqlite/snapshots-repo.js';
 import { atomically, changes, row, rows, type Queryable } from './db.js';
 
 /** The search_snapshots table on PostgreSQL: the contract of ../snapshots-repo.ts. */

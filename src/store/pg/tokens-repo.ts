@@ -9,7 +9,7 @@ import {
   type NewTokenRow,
   type TokenDbRow,
   type TokenRow,
-} from '../tokens-repo.js';
+} from '../sqlite/tokens-repo.js';
 import { changes, row, rows, type Queryable } from './db.js';
 
 /** What a store's token repositories share (the pool's and a transaction's): one view of recent reads. */

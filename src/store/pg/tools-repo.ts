@@ -1,6 +1,6 @@
 import type { ToolsContract } from './contracts.js';
-import { COLUMNS, fromDb, toDb, type ToolDbRow } from '../tools-repo.js';
-import type { CategoryEntry, StoredCategory, ToolChanges, ToolRow, ToolSearchRow } from '../types.js';
+import { COLUMNS, fromDb, toDb, type ToolDbRow } from '../sqlite/tools-repo.js';
+import type { CategoryEntry, StoredCategory, ToolChanges, ToolRow, ToolSearchRow } from '../sqlite/types.js';
 import { changes, row, rows, type Queryable } from './db.js';
 
 /** Each column's array type for unnest(): one statement writes a whole batch. */

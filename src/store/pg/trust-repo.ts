@@ -6,7 +6,7 @@ import {
   type QuarantineDbRow,
   type QuarantineRow,
   type ToolPin,
-} from '../trust-repo.js';
+} from '../sqlite/trust-repo.js';
 import { changes, row, rows, type Queryable } from './db.js';
 
 /** Tool pins and the quarantine on PostgreSQL: the contract of ../trust-repo.ts. */

@@ -1,6 +1,6 @@
 import { CarteError } from '../../errors.js';
 import type { VectorsContract } from './contracts.js';
-import type { VectorModel, VectorRow } from '../vectors-repo.js';
+import type { VectorModel, VectorRow } from '../sqlite/vectors-repo.js';
 import { atomically, changes, rawRows, row, rows, type Queryable } from './db.js';
 
 /** Little-endian float32 bytes, as the SQLite blob holds them. */

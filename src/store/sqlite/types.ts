@@ -1,5 +1,5 @@
 /** Records as the store keeps them; JSON columns are parsed values here. */
-import type { CategoryId } from '../config/index.js';
+import type { CategoryId } from '../../config/index.js';
 
 export const DISCOVERY_STATUSES = ['never', 'discovering', 'success', 'failed'] as const;
 export type DiscoveryStatus = (typeof DISCOVERY_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CarteError } from '../errors.js';
+import { CarteError } from '../../errors.js';
 import { prepared, type Db } from './sqlite.js';
 
 /** Where a proposal stands; only `pending` ones wait for a person, and nothing pending is started. */

@@ -3,9 +3,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/e2e/helpers.js';
+import { tempDir } from '../../../test/e2e/helpers.js';
 import { startCheckpointer } from './checkpointer.js';
-import { openStore } from './index.js';
+import { openStore } from '../index.js';
 
 const ROW = { kind: 'call' as const, key: 'a/b', server: 'a', project: 'default' };
 

@@ -30,6 +30,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
     trust: new TrustRepo(db),
   };
   const gate = new Gate();
+  const queue = new NamedQueue();
   const outside = repositories(sync, gate);
   const inside = repositories(sync, undefined);
   return {
@@ -51,6 +52,10 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
       }
     },
     checkIntegrity: () => Promise.resolve(String(db.pragma('integrity_check', { simple: true }))),
+    // A closed or broken handle throws: a rejection.
+    ping: () => new Promise<void>((resolve) => resolve(void db.prepare('SELECT 1').get())),
+    subscribe: () => () => undefined,
+    exclusive: (name, fn) => queue.run(name, fn),
     checkpointInBackground: (onFailure) => {
       checkpoints = checkpointInBackground(path, db, checkpoints, onFailure);
     },
@@ -109,5 +114,21 @@ class Gate {
       this.current = undefined;
       open();
     };
+  }
+}
+
+/** Work queued by name: one at a time per name (`exclusive` within one process). */
+class NamedQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.tails.get(name) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.tails.set(name, tail);
+    void tail.then(() => {
+      if (this.tails.get(name) === tail) this.tails.delete(name);
+    });
+    return run;
   }
 }

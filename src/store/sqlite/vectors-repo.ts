@@ -1,4 +1,4 @@
-import { CarteError } from '../errors.js';
+import { CarteError } from '../../errors.js';
 import { prepared, type Db } from './sqlite.js';
 
 /** One vector to cache: the tool's content hash and its embedding. */

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CarteError } from '../errors.js';
+import { CarteError } from '../../errors.js';
 import { startCheckpointer } from './checkpointer.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 

@@ -1,5 +1,5 @@
 // The audit log's reads over the activity table (issue 15, item 5): filters, row shape, mapping.
-import { CarteError } from '../errors.js';
+import { CarteError } from '../../errors.js';
 import type { ActivityKind } from './types.js';
 
 /** Filters of `carte audit` and `carte audit export`; all optional. */

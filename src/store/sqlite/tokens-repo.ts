@@ -1,5 +1,5 @@
-import { CarteError, quote } from '../errors.js';
-import { editDistance } from '../search/index.js';
+import { CarteError, quote } from '../../errors.js';
+import { editDistance } from '../../search/index.js';
 import { prepared, type Db } from './sqlite.js';
 
 /** A bearer token as stored: only a sha256 (hex) of its secret. Times are unix epoch ms. */

@@ -1,4 +1,4 @@
-import { CarteError, type ErrorCode } from '../errors.js';
+import { CarteError, type ErrorCode } from '../../errors.js';
 import type { ActivityKind } from './types.js';
 import { auditSelect, toAuditRow, type AuditQuery, type AuditRow } from './audit-rows.js';
 import { GroupCommit } from './group-commit.js';

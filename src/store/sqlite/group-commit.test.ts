@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
-import { openStore } from './index.js';
+import { openStore } from '../index.js';
 
 const dirs: string[] = [];
 const dbs: Database.Database[] = [];

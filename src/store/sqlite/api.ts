@@ -1,6 +1,7 @@
 // The store as the rest of Carte sees it: the same repositories over SQLite (the embedded default)
-// and PostgreSQL (a team's replicas), every method async. The SQLite repositories are the
-// reference: each method's contract is documented there, and the PostgreSQL ones (pg/) keep it.
+// and PostgreSQL (a team's replicas), every method async. The SQLite repositories beside this file
+// are the reference: each method's contract is documented there and derived from them here (so
+// this room holds the API), and the PostgreSQL ones (../pg/) keep it.
 import type { ActivityRepo } from './activity-repo.js';
 import type { ProposalsRepo } from './proposals-repo.js';
 import type { ServersRepo } from './servers-repo.js';
@@ -18,6 +19,12 @@ export type Promised<T> = {
 
 /** Which database holds the store. */
 export type StoreEngine = 'sqlite' | 'postgres';
+
+/**
+ * What another process changed in a shared store: the catalog (servers, tools, categories, the
+ * quarantine) or the tokens.
+ */
+export type StoreChange = 'catalog' | 'tokens';
 
 /** The repositories of one store; a transaction hands its body the same set, bound to it. */
 export interface Repositories {
@@ -49,6 +56,18 @@ export interface Store extends Repositories {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** 'ok' when the database is sound (SQLite's `PRAGMA integrity_check`; PostgreSQL: it answers). */
   checkIntegrity(): Promise<string>;
+  /** Resolves when the database answers a trivial statement (readiness probes); rejects otherwise. */
+  ping(): Promise<void>;
+  /**
+   * Calls `listener` when another process changes the shared store (PostgreSQL: LISTEN/NOTIFY,
+   * also after a lost connection comes back). SQLite never calls it: one file, read per request.
+   */
+  subscribe(listener: (change: StoreChange) => void): () => void;
+  /**
+   * Runs `fn` while no other holder of `name` runs, across every process on the database
+   * (PostgreSQL: an advisory lock); on SQLite, within this process only.
+   */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /**
    * Moves work that would stall the event loop off it, for a process that serves requests (SQLite:
    * WAL checkpoints on a worker thread); `onFailure` hears if that fails.
