@@ -20,8 +20,15 @@ export interface PgServer {
   close(): Promise<void>;
 }
 
-/** Connects to the server at `url`; rejects with the URL (without password) when nothing answers. */
-export async function connectPg(url: string): Promise<PgServer> {
+/**
+ * Connects to the server at `url`; rejects with the URL (without password) when nothing answers.
+ * `synchronousCommit: 'off'` sets it on each database made (an experiment: commits stop waiting
+ * for the WAL flush, and a crash of PostgreSQL can lose the last few audit rows).
+ */
+export async function connectPg(
+  url: string,
+  opts: { synchronousCommit?: 'on' | 'off' } = {},
+): Promise<PgServer> {
   const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
@@ -37,6 +44,8 @@ export async function connectPg(url: string): Promise<PgServer> {
       const name = `${prefix}_${label}`;
       await admin.query(`CREATE DATABASE ${name}`);
       made.push(name);
+      if (opts.synchronousCommit === 'off')
+        await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
       const u = new URL(url);
       u.pathname = `/${name}`;
       return u.toString();

@@ -51,6 +51,16 @@ export function childrenOf(pid: number): { pid: number; cmd: string }[] {
 /** Linux reports CPU time in clock ticks; USER_HZ is 100 on every mainstream kernel. */
 const TICK_MS = 10;
 
+/** System (kernel) CPU time a process has used so far, in ms (10 ms resolution); NaN when unknown. */
+export function systemTimeMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[12]) * TICK_MS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** User + system CPU time a process has used so far, in ms (10 ms resolution); NaN when unknown. */
 export function cpuTimeMs(pid: number): number {
   try {

@@ -1,6 +1,7 @@
 // Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,raw,floor,pg,faults,activity,audit]
 // [--clients 1,4,16] [--http-clients 1,4] [--face-clients 16] [--face-eras modern,legacy]
 // [--raw-clients 16] [--raw-procs 2] [--raw-baseline other/bin/carte.js] [--pg-url postgres://...]
+// [--pg-synchronous-commit off]
 // [--seconds S] [--warm-up S]` (npm run bench:load).
 // Concurrent MCP sessions call everything/echo through `carte serve` and straight to the server in
 // the same run (stdio and Streamable HTTP upstreams), the HTTP face on SQLite, on PostgreSQL and as
@@ -21,7 +22,7 @@ import { decompose } from './decompose.js';
 import { activityTables, activityWrite } from './activity-write.js';
 import { auditTables, auditWrite } from './audit-write.js';
 import { DEFAULT_PG_URL } from './pg-database.js';
-import { storeArmRows, type StoreRow } from './store-arms.js';
+import { storeArmRows, type StoreOptions, type StoreRow } from './store-arms.js';
 import { STORE_NOTE, figures, storeTables } from './store-tables.js';
 
 const HTTP_FACE_NOTE =
@@ -287,7 +288,15 @@ async function storeRows(
   step: (what: string) => void,
 ): Promise<StoreRow[] | string> {
   const pgUrl = flag('pg-url') ?? DEFAULT_PG_URL;
-  const all = { ...opts, processes: numberFlag('raw-procs', 2), pgUrl };
+  const commit = flag('pg-synchronous-commit');
+  if (commit !== undefined && commit !== 'on' && commit !== 'off')
+    throw new Error(`--pg-synchronous-commit takes on or off, not "${commit}"`);
+  const all: StoreOptions = {
+    ...opts,
+    processes: numberFlag('raw-procs', 2),
+    pgUrl,
+    ...(commit !== undefined && { synchronousCommit: commit }),
+  };
   try {
     return await storeArmRows(dir, specs, all, step);
   } catch (err) {

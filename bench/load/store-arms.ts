@@ -8,7 +8,7 @@ import { startCarteHttp } from './http-face.js';
 import { CONFIGS, setupCarte } from './configs.js';
 import { HAPROXY, startHaproxy, type Haproxy } from './haproxy.js';
 import { connectPg, cpuSpent, type PgServer } from './pg-database.js';
-import { childrenOf, cpuTimeMs } from './proc-info.js';
+import { childrenOf, cpuTimeMs, systemTimeMs } from './proc-info.js';
 import { RawLoad, recordCall, type RawConnection } from './raw-load.js';
 import { emptyStats, mergeStats, type LoopStats } from './workload.js';
 
@@ -23,6 +23,8 @@ export interface StoreCpu {
   client: number;
   /** Every Carte process of the arm (three for `replicas`). */
   carte: number;
+  /** The part of `carte` spent in the kernel (socket and pipe writes and reads, fsync). */
+  carteSystem: number;
   /** The everything processes behind them. */
   upstream: number;
   /** HAProxy (`replicas` only). */
@@ -51,6 +53,8 @@ export interface StoreOptions {
   processes: number;
   /** The PostgreSQL server to make the scratch databases on. */
   pgUrl: string;
+  /** `--pg-synchronous-commit off`: the scratch databases' setting (default: the server's, on). */
+  synchronousCommit?: 'on' | 'off';
 }
 
 /** One arm's servers: where the load goes, its token, and the pids whose CPU is its own. */
@@ -71,7 +75,10 @@ export async function storeArmRows(
   opts: StoreOptions,
   step: (what: string) => void,
 ): Promise<StoreRow[]> {
-  const pgServer = await connectPg(opts.pgUrl);
+  const pgServer = await connectPg(
+    opts.pgUrl,
+    opts.synchronousCommit ? { synchronousCommit: opts.synchronousCommit } : {},
+  );
   const stops: (() => Promise<void>)[] = [];
   try {
     step(`store arms: SQLite, PostgreSQL, ${REPLICAS} replicas behind HAProxy (${HAPROXY}), starting`);
@@ -157,6 +164,7 @@ async function runSpec(
         const after = readCpu(pids, pgServer);
         a.cpu.client += run.cpuMs;
         a.cpu.carte += after.carte - before.carte;
+        a.cpu.carteSystem += after.carteSystem - before.carteSystem;
         a.cpu.upstream += after.upstream - before.upstream;
         a.cpu.haproxy += after.haproxy - before.haproxy;
         a.cpu.postgres += cpuSpent(before.postgres, after.postgres);
@@ -170,7 +178,14 @@ async function runSpec(
   }
 }
 
-const zeroCpu = (): StoreCpu => ({ client: 0, carte: 0, upstream: 0, haproxy: 0, postgres: 0 });
+const zeroCpu = (): StoreCpu => ({
+  client: 0,
+  carte: 0,
+  carteSystem: 0,
+  upstream: 0,
+  haproxy: 0,
+  postgres: 0,
+});
 
 /** Carte's pids, the everything processes under them (read each segment: a crash restarts one), HAProxy's. */
 function pidsOf(s: Served): { carte: number[]; upstream: number[]; haproxy: number[] } {
@@ -186,9 +201,10 @@ function readCpu(
   pids: { carte: number[]; upstream: number[]; haproxy: number[] },
   pgServer: PgServer,
 ): Omit<StoreCpu, 'client' | 'postgres'> & { postgres: Map<number, number> } {
-  const sum = (xs: number[]) => xs.reduce((a, p) => a + cpuTimeMs(p), 0);
+  const sum = (xs: number[], read = cpuTimeMs) => xs.reduce((a, p) => a + read(p), 0);
   return {
     carte: sum(pids.carte),
+    carteSystem: sum(pids.carte, systemTimeMs),
     upstream: sum(pids.upstream),
     haproxy: sum(pids.haproxy),
     postgres: pgServer.cpuMs(),

@@ -21,7 +21,14 @@ export interface StoreFigures {
   p50: number;
   p99: number;
   /** CPU µs per successful call, per group of processes. */
-  us: { carte: number; postgres: number; haproxy: number; upstream: number; client: number };
+  us: {
+    carte: number;
+    carteSystem: number;
+    postgres: number;
+    haproxy: number;
+    upstream: number;
+    client: number;
+  };
 }
 
 export function figures(a: StoreArm): StoreFigures {
@@ -33,6 +40,7 @@ export function figures(a: StoreArm): StoreFigures {
     p99: quantile(s.latencies, 0.99),
     us: {
       carte: per(a.cpu.carte),
+      carteSystem: per(a.cpu.carteSystem),
       postgres: per(a.cpu.postgres),
       haproxy: per(a.cpu.haproxy),
       upstream: per(a.cpu.upstream),
@@ -61,7 +69,7 @@ function storeTable(r: StoreRow): string {
       'p50 ms',
       'p99 ms',
       'errors',
-      'Carte CPU µs/call',
+      'Carte CPU µs/call (kernel)',
       'PostgreSQL µs/call',
       'HAProxy µs/call',
       'everything µs/call',
@@ -75,7 +83,7 @@ function storeTable(r: StoreRow): string {
         ms(f.p50),
         ms(f.p99),
         errors(a),
-        us(f.us.carte),
+        `${us(f.us.carte)} (${us(f.us.carteSystem)})`,
         us(f.us.postgres),
         a.arm === 'replicas' ? us(f.us.haproxy) : '-',
         us(f.us.upstream),

@@ -79,8 +79,9 @@ export class AuditLog {
    * call is refused with a `store` error and `run` never runs), then its outcome (`ok`,
    * `tool_error`, or the CarteError code thrown), duration and result size. The result or error
    * passes through untouched; a failed finish is logged, and the `started` row stays as evidence.
-   * Both writes are group commits (store/sqlite/group-commit.ts): `run` starts only once the `started`
-   * row is committed, and the result is returned only once its outcome is.
+   * Both writes are group commits on SQLite (store/sqlite/group-commit.ts): `run` starts only once
+   * the `started` row is committed, and the result is returned once its outcome is written or its
+   * failure to be written is logged (the database went away meanwhile: the `started` row stays).
    */
   async call(
     ctx: CallerContext,

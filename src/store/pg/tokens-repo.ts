@@ -11,6 +11,7 @@ import {
   type TokenRow,
 } from '../sqlite/tokens-repo.js';
 import { changes, row, rows, type Queryable } from './db.js';
+import { isAway } from './unavailable.js';
 
 /** What a store's token repositories share (the pool's and a transaction's): one view of recent reads. */
 export class TokenMemory {
@@ -59,9 +60,17 @@ export class PgTokensRepo implements TokensContract {
     if (hit !== undefined) {
       const age = now - hit.at;
       if (age >= 0 && age < TOKEN_CACHE_TTL_MS) return hit.row;
-      recent.delete(hash);
     }
-    const found = await this.findByHash(hash);
+    let found: TokenRow | undefined;
+    try {
+      found = await this.findByHash(hash);
+    } catch (err) {
+      // The database is away: nobody can revoke a token meanwhile, so the row last read is as
+      // current as any (searches go on from memory; calls are refused for want of an audit row).
+      if (hit !== undefined && isAway(err)) return hit.row;
+      throw err;
+    }
+    if (hit !== undefined) recent.delete(hash);
     if (found === undefined) return undefined;
     Object.freeze(found.scopes);
     if (recent.size >= TOKEN_CACHE_MAX) recent.delete(recent.keys().next().value!);

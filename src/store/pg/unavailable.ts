@@ -12,6 +12,7 @@ const AWAY_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i;
 
 export function isAway(err: unknown): boolean {
+  if (err instanceof CarteError) return err.code === 'store_unavailable';
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && (AWAY_SQLSTATE.test(code) || AWAY_ERRNO.has(code))) return true;
