@@ -66,6 +66,26 @@ describe.each(testEngines(afterEach))('ActivityRepo audit columns on $name', (en
     expect((await other.activity.usageByTool())[0]?.calls).toBe(8);
   });
 
+  it('a group gives each begin the id of its own row, and a bad row fails only its caller', async () => {
+    const { activity } = await engine.open();
+    const keys = Array.from({ length: 12 }, (_, i) => `a/t${i}`);
+    const begun = keys.map((key, i) =>
+      activity.beginGrouped({ kind: 'call', key, server: 'a', at: NOW + i }),
+    );
+    const bad = activity.beginGrouped({ kind: 'call', server: 'a' } as never); // a call without its key
+    await expect(bad).rejects.toThrow(/check constraint/i);
+    const ids = await Promise.all(begun);
+    const finished = await Promise.all([
+      ...ids.map((id, i) => activity.finishGrouped(id, { outcome: 'ok', durationMs: i })),
+      activity.finishGrouped(Math.max(...ids) + 1000, { outcome: 'ok', durationMs: 1 }),
+    ]);
+    expect(finished).toEqual([...ids.map(() => true), false]);
+    const rows = await activity.audit({ limit: 100 });
+    for (const [i, id] of ids.entries()) {
+      expect(rows.find((r) => r.id === id)).toMatchObject({ key: keys[i], outcome: 'ok', durationMs: i });
+    }
+  });
+
   it('a `started` row survives closing the store unfinished', async () => {
     const first = await engine.open();
     await first.activity.begin({ kind: 'call', key: 'a/x', server: 'a', args: '{"q":"[redacted]"}' });

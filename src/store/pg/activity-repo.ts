@@ -17,6 +17,7 @@ import {
 import type { AuditQuery, AuditRow } from '../sqlite/audit-rows.js';
 import { auditRows, hotScores, usageByTool } from './activity-reads.js';
 import { changes, rawRows, row, type Queryable } from './db.js';
+import { finishRows, insertRows, TurnGroup } from './activity-group.js';
 
 const DAY_MS = 86_400_000;
 
@@ -63,15 +64,41 @@ export class PgActivityRepo implements ActivityContract {
     return (await changes(this.q, FINISH.text, values, FINISH.name)) === 1;
   }
 
-  /** `begin`: the pool's connections write concurrently, so there is no group to join. */
+  /** `begin` in a group commit with the other begins of this turn (activity-group.ts). */
   beginGrouped(event: StartedEvent): Promise<number> {
-    return this.begin(event);
+    return this.begins.add(event);
   }
 
-  /** `finish`, as beginGrouped. */
+  /** `finish` in a group commit with the other finishes of this turn. */
   finishGrouped(id: number, end: FinishedCall): Promise<boolean> {
-    return this.finish(id, end);
+    return this.finishes.add({ id, end });
   }
+
+  private readonly begins = new TurnGroup<StartedEvent, number>(
+    async (events) => {
+      const ids = await insertRows(
+        this.q,
+        events.map((e) => this.values(e, STARTED, 0, undefined)),
+      );
+      for (let i = 0; i < events.length; i++) await this.counted();
+      return ids;
+    },
+    (event) => this.begin(event),
+  );
+
+  private readonly finishes = new TurnGroup<{ id: number; end: FinishedCall }, boolean>(
+    (rows) =>
+      finishRows(
+        this.q,
+        rows.map(({ id, end }) => ({
+          id,
+          outcome: end.outcome,
+          durationMs: roundMs(end.durationMs),
+          resultBytes: end.resultBytes ?? null,
+        })),
+      ),
+    ({ id, end }) => this.finish(id, end),
+  );
 
   /** Audit rows matching `q`, newest first. */
   async audit(query: AuditQuery = {}): Promise<AuditRow[]> {
@@ -162,7 +189,15 @@ export class PgActivityRepo implements ActivityContract {
   }
 
   private async write(e: StartedEvent, outcome: string, durationMs: number, resultBytes: number | undefined) {
-    const values = [
+    const values = this.values(e, outcome, durationMs, resultBytes);
+    const inserted = await row<{ id: number }>(this.q, INSERT.text, values, INSERT.name);
+    await this.counted();
+    return inserted!.id;
+  }
+
+  /** A row's values in INSERT's order (and activity-group.ts's BEGIN_COLUMNS). */
+  private values(e: StartedEvent, outcome: string, durationMs: number, resultBytes: number | undefined) {
+    return [
       e.at ?? Date.now(),
       e.kind,
       e.key ?? null,
@@ -177,9 +212,6 @@ export class PgActivityRepo implements ActivityContract {
       e.args ?? null,
       e.detail ?? null,
     ];
-    const inserted = await row<{ id: number }>(this.q, INSERT.text, values, INSERT.name);
-    await this.counted();
-    return inserted!.id;
   }
 
   private async counted(): Promise<void> {
