@@ -1,6 +1,8 @@
 import { CarteError } from '../../errors.js';
 import type { ActivityContract } from './contracts.js';
 import {
+  checkOptions,
+  roundMs,
   ACTIVITY_DEFAULTS,
   PRUNE_BATCH,
   PRUNE_EVERY,
@@ -216,19 +218,5 @@ export class PgActivityRepo implements ActivityContract {
 
   private async counted(): Promise<void> {
     if (++this.counter.writes % PRUNE_EVERY === 0) await this.pruneExpired();
-  }
-}
-
-/** µs resolution, as SQLite's repository rounds. */
-function roundMs(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
-}
-
-function checkOptions(o: ActivityOptions): void {
-  if (!(o.retentionDays > 0) || !Number.isInteger(o.maxRows) || o.maxRows < 1) {
-    throw new CarteError(
-      'bad_input',
-      `activity retention needs retentionDays above 0 and a whole maxRows of at least 1, not ${o.retentionDays} and ${o.maxRows}`,
-    );
   }
 }

@@ -3,29 +3,20 @@
 // retried: a blocking pg_advisory_lock would stall that connection for every other lock. Session
 // locks are re-entrant, so work of the same name in this process is also queued here first.
 import pg from 'pg';
+import { NamedQueue } from '../sqlite/sqlite-store.js';
 
 /** How often a lock held elsewhere is tried again. */
 const RETRY_MS = 200;
 
 export class AdvisoryLocks {
   private client: Promise<pg.Client> | undefined;
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queue = new NamedQueue();
 
   constructor(private readonly connectionString: string) {}
 
   /** Runs `fn` while holding the lock `name` (across every replica on the database). */
   hold<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    const before = this.queues.get(name) ?? Promise.resolve();
-    const run = before.then(
-      () => this.locked(name, fn),
-      () => this.locked(name, fn),
-    );
-    const tail = run.catch(() => undefined);
-    this.queues.set(name, tail);
-    void tail.then(() => {
-      if (this.queues.get(name) === tail) this.queues.delete(name);
-    });
-    return run;
+    return this.queue.run(name, () => this.locked(name, fn));
   }
 
   async close(): Promise<void> {

@@ -370,8 +370,8 @@ export class ActivityRepo {
   }
 }
 
-/** µs resolution is plenty and reads well in sqlite3. */
-function roundMs(ms: number): number {
+/** µs resolution is plenty and reads well in sqlite3 (both engines round so). */
+export function roundMs(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
@@ -381,7 +381,8 @@ function lowerMedian(values: number[]): number {
   return sorted[(sorted.length - 1) >> 1]!;
 }
 
-function checkOptions(o: ActivityOptions): void {
+/** Retention options that make sense (both engines check them at open). */
+export function checkOptions(o: ActivityOptions): void {
   if (!(o.retentionDays > 0) || !Number.isInteger(o.maxRows) || o.maxRows < 1) {
     throw new CarteError(
       'bad_input',

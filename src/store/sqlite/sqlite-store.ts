@@ -118,7 +118,7 @@ class Gate {
 }
 
 /** Work queued by name: one at a time per name (`exclusive` within one process). */
-class NamedQueue {
+export class NamedQueue {
   private readonly tails = new Map<string, Promise<unknown>>();
 
   run<T>(name: string, fn: () => Promise<T>): Promise<T> {
