@@ -86,6 +86,31 @@ describe.each(testEngines(afterEach))('ActivityRepo audit columns on $name', (en
     }
   });
 
+  it('begins and finishes of one turn each get their own answer; a bad row fails only its caller', async () => {
+    const { activity } = await engine.open();
+    const first = await Promise.all(
+      ['a/x', 'a/y'].map((key) => activity.beginGrouped({ kind: 'call', key, server: 'a' })),
+    );
+    // One turn, one statement: two finishes (one of a row that is not there) and two begins.
+    const [finished, z, missing, w] = await Promise.all([
+      activity.finishGrouped(first[0]!, { outcome: 'ok', durationMs: 3, resultBytes: 10 }),
+      activity.beginGrouped({ kind: 'call', key: 'a/z', server: 'a' }),
+      activity.finishGrouped(Math.max(...first) + 1000, { outcome: 'ok', durationMs: 1 }),
+      activity.beginGrouped({ kind: 'call', key: 'a/w', server: 'a' }),
+    ]);
+    expect([finished, missing]).toEqual([true, false]);
+    // A turn whose statement fails: each write alone, so the finish lands and the bad begin fails.
+    const bad = activity.beginGrouped({ kind: 'call', server: 'a' } as never);
+    const second = activity.finishGrouped(first[1]!, { outcome: 'tool_error', durationMs: 2 });
+    await expect(bad).rejects.toThrow(/check constraint/i);
+    expect(await second).toBe(true);
+    const rows = await activity.audit({ limit: 10 });
+    expect(rows.find((r) => r.id === first[0])).toMatchObject({ key: 'a/x', outcome: 'ok', durationMs: 3 });
+    expect(rows.find((r) => r.id === first[1])).toMatchObject({ key: 'a/y', outcome: 'tool_error' });
+    expect(rows.find((r) => r.id === z)).toMatchObject({ key: 'a/z', outcome: 'started' });
+    expect(rows.find((r) => r.id === w)).toMatchObject({ key: 'a/w', outcome: 'started' });
+    expect(z).toBeLessThan(w);
+  });
   it('a `started` row survives closing the store unfinished', async () => {
     const first = await engine.open();
     await first.activity.begin({ kind: 'call', key: 'a/x', server: 'a', args: '{"q":"[redacted]"}' });

@@ -3,6 +3,7 @@
 // audit writes cost 2/k round trips instead of two (bench:load part pg: the round trips, not the
 // rows, are what a call on PostgreSQL pays). Each promise settles once its statement committed.
 // If a grouped statement fails, each write runs alone, so one bad row fails only its own caller.
+import type { ActivityOutcome } from '../sqlite/activity-repo.js';
 import type { Queryable } from './db.js';
 
 /** One turn's writes of one kind, and the statement that writes them all. */
@@ -65,42 +66,78 @@ const BEGIN_COLUMNS = [
   ['detail', 'text'],
 ] as const;
 
-/**
- * Inserts rows (values in BEGIN_COLUMNS order) in one statement; their ids in the rows' order.
- * The SELECT feeds the rows in order and identities are drawn as rows are inserted, so the ids
- * rise with the order (other writers' ids may fall between them).
- */
-export async function insertRows(q: Queryable, rows: readonly unknown[][]): Promise<number[]> {
-  const names = BEGIN_COLUMNS.map(([n]) => n).join(', ');
-  const arrays = BEGIN_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-  const result = await q.query<{ id: number }>({
-    name: 'carte_activity_insert_group',
-    text: `INSERT INTO activity (${names})
-           SELECT ${names} FROM unnest(${arrays}) WITH ORDINALITY AS t(${names}, ord) ORDER BY ord
-           RETURNING id`,
-    values: BEGIN_COLUMNS.map((_, c) => rows.map((r) => r[c])),
-  });
-  return result.rows.map((r) => r.id).sort((a, b) => a - b);
+/** A begun row's values (BEGIN_COLUMNS order), or a finish of a begun row. */
+export type TurnWrite = { begin: unknown[] } | { finish: FinishRow };
+
+export interface FinishRow {
+  id: number;
+  outcome: ActivityOutcome;
+  durationMs: number;
+  resultBytes: number | null;
 }
 
-/** Finishes begun rows in one statement; for each, whether its `started` row was there. */
-export async function finishRows(
-  q: Queryable,
-  rows: readonly { id: number; outcome: string; durationMs: number; resultBytes: number | null }[],
-): Promise<boolean[]> {
-  const result = await q.query<{ id: number }>({
-    name: 'carte_activity_finish_group',
-    text: `UPDATE activity SET outcome = t.outcome, duration_ms = t.duration_ms, result_bytes = t.result_bytes
-           FROM unnest($1::bigint[], $2::text[], $3::float8[], $4::bigint[]) AS t(id, outcome, duration_ms, result_bytes)
-           WHERE activity.id = t.id AND activity.outcome = 'started'
-           RETURNING activity.id`,
-    values: [
-      rows.map((r) => r.id),
-      rows.map((r) => r.outcome),
-      rows.map((r) => r.durationMs),
-      rows.map((r) => r.resultBytes),
-    ],
-  });
-  const done = new Set(result.rows.map((r) => r.id));
-  return rows.map((r) => done.has(r.id));
+const NAMES = BEGIN_COLUMNS.map(([n]) => n).join(', ');
+
+/** The INSERT of a group's begun rows, its arrays from parameter `$first` on. */
+function insertSql(first: number): string {
+  const arrays = BEGIN_COLUMNS.map(([, type], i) => `$${first + i}::${type}[]`).join(', ');
+  // The SELECT feeds the rows in order and identities are drawn as rows are inserted, so the ids
+  // rise with the order (other writers' ids may fall between them).
+  return `INSERT INTO activity (${NAMES})
+          SELECT ${NAMES} FROM unnest(${arrays}) WITH ORDINALITY AS t(${NAMES}, ord) ORDER BY ord
+          RETURNING id`;
+}
+
+/** The UPDATE of a group's finishes, its four arrays from parameter `$first` on. */
+function finishSql(first: number): string {
+  const [id, outcome, ms, bytes] = [0, 1, 2, 3].map((i) => `$${first + i}`);
+  return `UPDATE activity SET outcome = t.outcome, duration_ms = t.duration_ms, result_bytes = t.result_bytes
+          FROM unnest(${id}::bigint[], ${outcome}::text[], ${ms}::float8[], ${bytes}::bigint[])
+               AS t(id, outcome, duration_ms, result_bytes)
+          WHERE activity.id = t.id AND activity.outcome = 'started'
+          RETURNING activity.id`;
+}
+
+// Named statements: each connection parses and plans them once. A turn with both kinds sends one
+// statement (two data-modifying CTEs: they touch different rows, as a row's finish waits for its
+// begin to commit), so a busy gateway pays one round trip a turn, not two.
+const INSERT_GROUP = { name: 'carte_activity_insert_group', text: insertSql(1) };
+const FINISH_GROUP = { name: 'carte_activity_finish_group', text: finishSql(1) };
+const BOTH_GROUP = {
+  name: 'carte_activity_turn_group',
+  text: `WITH fin AS (${finishSql(BEGIN_COLUMNS.length + 1)}), ins AS (${insertSql(1)})
+         SELECT id, true AS begun FROM ins UNION ALL SELECT id, false AS begun FROM fin`,
+};
+
+/**
+ * Writes one turn's begun rows and finishes in one statement. For each write in order: a begun
+ * row's id, or whether a finished row's `started` row was there.
+ */
+export async function writeTurn(q: Queryable, writes: readonly TurnWrite[]): Promise<(number | boolean)[]> {
+  const begins: unknown[][] = [];
+  const finishes: FinishRow[] = [];
+  for (const w of writes) {
+    if ('begin' in w) begins.push(w.begin);
+    else finishes.push(w.finish);
+  }
+  const beginValues = BEGIN_COLUMNS.map((_, c) => begins.map((r) => r[c]));
+  const finishValues = [
+    finishes.map((r) => r.id),
+    finishes.map((r) => r.outcome),
+    finishes.map((r) => r.durationMs),
+    finishes.map((r) => r.resultBytes),
+  ];
+  const statement = finishes.length === 0 ? INSERT_GROUP : begins.length === 0 ? FINISH_GROUP : BOTH_GROUP;
+  const values =
+    statement === INSERT_GROUP
+      ? beginValues
+      : statement === FINISH_GROUP
+        ? finishValues
+        : [...beginValues, ...finishValues];
+  const result = await q.query<{ id: number; begun?: boolean }>({ ...statement, values });
+  const ids = result.rows.filter((r) => r.begun ?? statement === INSERT_GROUP).map((r) => r.id);
+  ids.sort((a, b) => a - b);
+  const done = new Set(result.rows.filter((r) => !(r.begun ?? statement === INSERT_GROUP)).map((r) => r.id));
+  let next = 0;
+  return writes.map((w) => ('begin' in w ? ids[next++]! : done.has(w.finish.id)));
 }

@@ -19,7 +19,7 @@ import {
 import type { AuditQuery, AuditRow } from '../sqlite/audit-rows.js';
 import { auditRows, hotScores, usageByTool } from './activity-reads.js';
 import { changes, rawRows, row, type Queryable } from './db.js';
-import { finishRows, insertRows, TurnGroup } from './activity-group.js';
+import { TurnGroup, writeTurn, type TurnWrite } from './activity-group.js';
 
 const DAY_MS = 86_400_000;
 
@@ -66,40 +66,32 @@ export class PgActivityRepo implements ActivityContract {
     return (await changes(this.q, FINISH.text, values, FINISH.name)) === 1;
   }
 
-  /** `begin` in a group commit with the other begins of this turn (activity-group.ts). */
-  beginGrouped(event: StartedEvent): Promise<number> {
-    return this.begins.add(event);
+  /** `begin` in a group commit with the other writes of this turn (activity-group.ts). */
+  async beginGrouped(event: StartedEvent): Promise<number> {
+    return (await this.turn.add({ begin: this.values(event, STARTED, 0, undefined) })) as number;
   }
 
-  /** `finish` in a group commit with the other finishes of this turn. */
-  finishGrouped(id: number, end: FinishedCall): Promise<boolean> {
-    return this.finishes.add({ id, end });
+  /** `finish` in a group commit with the other writes of this turn. */
+  async finishGrouped(id: number, end: FinishedCall): Promise<boolean> {
+    const finish = {
+      id,
+      outcome: end.outcome,
+      durationMs: roundMs(end.durationMs),
+      resultBytes: end.resultBytes ?? null,
+    };
+    return (await this.turn.add({ finish })) as boolean;
   }
 
-  private readonly begins = new TurnGroup<StartedEvent, number>(
-    async (events) => {
-      const ids = await insertRows(
-        this.q,
-        events.map((e) => this.values(e, STARTED, 0, undefined)),
-      );
-      for (let i = 0; i < events.length; i++) await this.counted();
-      return ids;
+  private readonly turn = new TurnGroup<TurnWrite, number | boolean>(
+    async (writes) => {
+      const out = await writeTurn(this.q, writes);
+      for (const w of writes) if ('begin' in w) await this.counted();
+      return out;
     },
-    (event) => this.begin(event),
-  );
-
-  private readonly finishes = new TurnGroup<{ id: number; end: FinishedCall }, boolean>(
-    (rows) =>
-      finishRows(
-        this.q,
-        rows.map(({ id, end }) => ({
-          id,
-          outcome: end.outcome,
-          durationMs: roundMs(end.durationMs),
-          resultBytes: end.resultBytes ?? null,
-        })),
-      ),
-    ({ id, end }) => this.finish(id, end),
+    (w) =>
+      'begin' in w
+        ? this.insert(w.begin)
+        : this.finish(w.finish.id, { ...w.finish, resultBytes: w.finish.resultBytes ?? undefined }),
   );
 
   /** Audit rows matching `q`, newest first. */
@@ -191,7 +183,10 @@ export class PgActivityRepo implements ActivityContract {
   }
 
   private async write(e: StartedEvent, outcome: string, durationMs: number, resultBytes: number | undefined) {
-    const values = this.values(e, outcome, durationMs, resultBytes);
+    return this.insert(this.values(e, outcome, durationMs, resultBytes));
+  }
+
+  private async insert(values: unknown[]): Promise<number> {
     const inserted = await row<{ id: number }>(this.q, INSERT.text, values, INSERT.name);
     await this.counted();
     return inserted!.id;
