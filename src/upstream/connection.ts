@@ -8,6 +8,7 @@ import { CarteError } from '../errors.js';
 import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom, withStderr } from './connect.js';
 import { mapUpstreamError } from './errors.js';
 import { attachPlainCalls, type PlainCalls } from './plain-calls.js';
+import { attachPlainHttpCalls, type PlainHttpCalls } from './plain-http.js';
 import { resultSchema } from './result-validator.js';
 import { StderrTail } from './stderr-tail.js';
 import { stdioReadLimit, transportPid } from './transport.js';
@@ -38,8 +39,10 @@ export class UpstreamConnection {
   private transportError: string | null = null;
   /** tools/call's result schema for the current client (see result-validator.ts). */
   private callSchema?: { client: Client; schema: StandardSchemaV1 | undefined };
-  /** tools/call without the SDK's request funnel: 2025-era stdio upstreams only (plain-calls.ts). */
-  private plain?: PlainCalls;
+  /** tools/call without the SDK's request funnel: 2025-era stdio (plain-calls.ts) and HTTP (plain-http.ts). */
+  private plain?: PlainCalls | PlainHttpCalls;
+  /** Plain HTTP calls for a (re)dialled client, when the target allows them. */
+  private plainHttp?: (client: Client, transport: Transport) => PlainHttpCalls | undefined;
 
   private constructor(
     readonly serverId: string,
@@ -98,6 +101,16 @@ export class UpstreamConnection {
     conn.wire(client, options);
     if (target.kind === 'stdio' && options.plainCalls !== false)
       conn.plain = attachPlainCalls(client, transport, stdioReadLimit(conn.maxMessageBytes));
+    if (target.kind === 'remote' && target.transport !== 'sse' && options.plainCalls !== false) {
+      const http = {
+        url: target.url,
+        headers: target.headers,
+        // Read whole up to twice the result bound, so checkSize names the size as on the SDK path.
+        readLimit: 2 * conn.maxMessageBytes + 1024 * 1024,
+      };
+      conn.plainHttp = (c, t) => attachPlainHttpCalls(c, t, http);
+      conn.plain = conn.plainHttp(client, transport);
+    }
     if (target.kind === 'remote') {
       // HTTP sessions can expire server-side (HTTP 404): open a fresh one with the known era.
       conn.redial = () =>
@@ -153,6 +166,8 @@ export class UpstreamConnection {
       const { client, transport } = await this.redial!();
       this.client = client;
       this.transport = transport;
+      this.plain?.close();
+      this.plain = this.plainHttp?.(client, transport);
       this.wire(client, this.options!);
       this.options!.logger.info(`[${this.serverId}] the HTTP session expired; opened a new one`);
       await old.close().catch(() => undefined);
@@ -266,6 +281,7 @@ export class UpstreamConnection {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.plain?.close();
     await this.client.close().catch(() => undefined);
   }
 

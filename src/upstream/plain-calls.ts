@@ -6,14 +6,9 @@
 // notifications off the transport before the SDK sees them, and checks the result
 // with the era's own codec, so a result reads exactly as it did through `client.request`. Errors are
 // the SDK's own types (SdkError, ProtocolError), so mapUpstreamError explains them as before.
-import {
-  type Client,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import { type Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client';
 import { installLineReader, LineReader } from './line-reader.js';
+import { asError, checkedResult, isObject, responseOf, type Answer } from './plain-answer.js';
 import { wireCodec, type CallCodec } from './wire-codec.js';
 import type { CallOptions, ProgressUpdate } from './types.js';
 
@@ -46,7 +41,7 @@ export function attachPlainCalls(
 }
 
 /** The codec era of the 2025-11-25 wire, which every pre-2026 protocol version speaks. */
-const LEGACY_WIRE_ERA = '2025-11-25';
+export const LEGACY_WIRE_ERA = '2025-11-25';
 
 /** Plain tools/call requests on one connected transport (wraps its message and close handlers). */
 export class PlainCalls {
@@ -145,32 +140,9 @@ export class PlainCalls {
   }
 
   private answer(p: Pending, response: Answer): void {
-    if (response.error !== undefined) {
-      const e = response.error;
-      p.reject(ProtocolError.fromError(e.code, e.message, e.data));
-      return;
-    }
-    let decoded: ReturnType<CallCodec['decodeResult']>;
-    try {
-      decoded = this.codec.decodeResult(METHOD, response.result);
-    } catch (err) {
-      p.reject(asError(err));
-      return;
-    }
-    if (decoded.kind !== 'complete') {
-      p.reject(
-        decoded.error instanceof Error
-          ? decoded.error
-          : new SdkError(SdkErrorCode.InvalidResult, `Invalid result for ${METHOD}: ${decoded.kind}`),
-      );
-      return;
-    }
-    const checked = this.codec.validateResult(METHOD, decoded.result);
-    if (checked.ok) p.resolve(checked.value as Record<string, unknown>);
-    else {
-      const why = checked.reason === 'invalid' ? (checked.message ?? 'invalid') : `not-in-era: ${METHOD}`;
-      p.reject(new SdkError(SdkErrorCode.InvalidResult, `Invalid result for ${METHOD}: ${why}`));
-    }
+    const checked = checkedResult(this.codec, METHOD, response);
+    if (checked instanceof Error) p.reject(checked);
+    else p.resolve(checked);
   }
 
   /** Removes a pending call (and its timer); undefined when it already settled. */
@@ -196,27 +168,16 @@ export class PlainCalls {
     p.reject(err);
   }
 
+  /** Nothing of its own to close: the calls end with the transport. */
+  close(): void {}
+
   private failAll(err: SdkError): void {
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(err);
   }
 }
 
-const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
-
-type Answer =
-  | { result: Record<string, unknown>; error?: undefined }
-  | { error: { code: number; message: string; data?: unknown } };
-
-/** A well-formed JSON-RPC response's result or error (what the SDK's schema accepts), else undefined. */
-function responseOf(m: Record<string, unknown>): Answer | undefined {
-  if ('result' in m) return !('error' in m) && isObject(m.result) ? { result: m.result } : undefined;
-  const e = m.error;
-  if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') return undefined;
-  return { error: { code: e.code as number, message: e.message, ...('data' in e ? { data: e.data } : {}) } };
-}
-
 /** A well-formed progress notification's token and numbers, else undefined. */
-function progressOf(params: unknown): { token: number; progress: ProgressUpdate } | undefined {
+export function progressOf(params: unknown): { token: number; progress: ProgressUpdate } | undefined {
   if (!isObject(params) || typeof params.progressToken !== 'number' || typeof params.progress !== 'number')
     return undefined;
   const { total, message } = params;
@@ -234,6 +195,3 @@ function progressOf(params: unknown): { token: number; progress: ProgressUpdate 
     },
   };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
