@@ -6,6 +6,7 @@ import { registerCall } from './commands/call.js';
 import { CONFIG_ACTIONS, registerConfig } from './commands/config.js';
 import { registerDescribe } from './commands/describe.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerInstall, registerUninstall } from './commands/install.js';
 import { registerRank } from './commands/rank.js';
 import { registerCategorize } from './commands/categorize.js';
 import { registerAdd, registerRemove } from './commands/edit.js';
@@ -34,7 +35,7 @@ export async function main(argv: string[]): Promise<void> {
   const cli = cac('carte');
   cli.option(
     '--config <file>',
-    'Config file (default: $CARTE_CONFIG, ./carte.yaml, ./carte.json, the bundled demo)',
+    'Config file (default: $CARTE_CONFIG, ./carte.yaml, ./carte.json, the user config, the bundled demo)',
   );
   cli.option('--data-dir <dir>', 'Data directory (default: $CARTE_DATA_DIR or the user data dir)');
   cli.option('--log-level <level>', 'debug, info, warn, error or silent (default: $CARTE_LOG_LEVEL or warn)');
@@ -57,6 +58,8 @@ export async function main(argv: string[]): Promise<void> {
     registerApprove,
     registerReject,
     registerDoctor,
+    registerInstall,
+    registerUninstall,
     registerRank,
     registerCategorize,
     registerToken,

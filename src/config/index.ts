@@ -10,6 +10,7 @@
 //   load/        which file to read (paths), reading and validating it, the demo config
 //   edit/        adding and removing servers in a config file, keeping its comments and style
 //   proposals/   registration: proposal files and their checks against allow and deny lists
+//   clients/     `carte install`: each client's user-level file, moving its servers in and back
 //   json-schema/ the JSON Schema of each format, for editors
 export {
   CALL_CLASSES,
@@ -47,13 +48,27 @@ export type { Problem } from './problems/problems.js';
 export type { ConfigFormat } from './formats/detect-format.js';
 export { loadConfigFile, parseConfigText } from './load/load.js';
 export type { LoadOptions, LoadResult } from './load/load.js';
-export { CONFIG_FILE_NAMES, resolveConfigPath, resolveDataDir } from './load/paths.js';
-export type { ConfigSource } from './load/paths.js';
+export { CONFIG_FILE_NAMES, resolveConfigPath, resolveDataDir, userConfigPath } from './load/paths.js';
+export type { ConfigSource, UserPlace } from './load/paths.js';
 export { DEMO_PACKAGES, demoConfig, demoPackageEntry } from './load/demo.js';
 export { serverConfigHash } from './schema/hash.js';
 export { describeServerTarget } from './secrets/describe-target.js';
 export type { ServerTargetInput } from './secrets/describe-target.js';
-export { addServerToFile, removeServerFromFile } from './edit/edit-file.js';
+export { addServerToFile, removeServerFromFile, writeAtomically } from './edit/edit-file.js';
+export { CLIENT_IDS, CLIENTS, clientSpec, type ClientId, type ClientSpec } from './clients/client-table.js';
+export {
+  CARTE_ENTRY_ID,
+  digest,
+  planInstall,
+  type InstallInput,
+  type InstallPlan,
+} from './clients/install-plan.js';
+export {
+  planUninstall,
+  type InstallRecord,
+  type UninstallInput,
+  type UninstallPlan,
+} from './clients/uninstall-plan.js';
 export type { ServerInput } from './edit/server-input.js';
 export { isServerId, normaliseServerId } from './schema/server-ids.js';
 export { configJsonSchema } from './json-schema/json-schema.js';

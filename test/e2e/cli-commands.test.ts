@@ -157,7 +157,7 @@ describe('carte add / remove and the catalog commands', () => {
   it('doctor checks every server and says how to fix a broken one', async () => {
     const r = await carte(['doctor', '--config', config]);
     expect(r.code).toBe(69);
-    expect(r.stdout).toMatch(/^ok +config +\S+carte\.yaml \(0 warnings\)$/m);
+    expect(r.stdout).toMatch(/^ok +config +\S+carte\.yaml \(from --config, 0 warnings\)$/m);
     expect(r.stdout).toMatch(/^ok +server paged +7 tools in \d+ ms$/m);
     expect(r.stdout).toMatch(/^FAIL +server dies +server "dies" exited before it finished starting/m);
     expect(r.stdout).toContain('server dies: run the command by hand to see why it stops');

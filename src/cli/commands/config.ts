@@ -1,9 +1,8 @@
 import type { CAC } from 'cac';
-import { homedir } from 'node:os';
 import { loadConfigFile, resolveConfigPath, resolveDataDir } from '../../config/index.js';
 import { CarteError } from '../../errors.js';
 import type { ActionHelps } from '../shared/action-help.js';
-import type { GlobalFlags } from '../shared/app.js';
+import { userConfigFile, userPlace, type GlobalFlags } from '../shared/app.js';
 import { formatProblem, out } from '../shared/output.js';
 
 /** `carte config check` is the one action. */
@@ -25,19 +24,14 @@ export function registerConfig(cli: CAC): void {
       const env = process.env;
       const { path, source } = resolveConfigPath({
         ...(flags.config ? { flag: flags.config } : {}),
-        env,
+        ...userPlace(),
         cwd: process.cwd(),
       });
       if (source === 'demo')
         return out(
-          'no config file found (--config, CARTE_CONFIG, ./carte.yaml, ./carte.json); the bundled demo config is used',
+          `no config file found (--config, CARTE_CONFIG, ./carte.yaml, ./carte.json, ${userConfigFile()}); the bundled demo config is used`,
         );
-      const dataDir = resolveDataDir({
-        ...(flags.dataDir ? { flag: flags.dataDir } : {}),
-        env,
-        platform: process.platform,
-        home: homedir(),
-      });
+      const dataDir = resolveDataDir({ ...(flags.dataDir ? { flag: flags.dataDir } : {}), ...userPlace() });
       const result = loadConfigFile(path, { env, dataDir });
       for (const p of result.errors) out(formatProblem(p));
       for (const p of result.warnings) out(`warning: ${formatProblem(p)}`);

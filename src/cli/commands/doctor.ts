@@ -1,7 +1,7 @@
 import type { CAC } from 'cac';
 import { CarteError, toCarteError, type ErrorCode } from '../../errors.js';
 import { LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
-import { openApp, type App, type GlobalFlags } from '../shared/app.js';
+import { describeConfig, openApp, type App, type GlobalFlags } from '../shared/app.js';
 import { count, formatTable, out } from '../shared/output.js';
 import { searchFinding } from './doctor-search.js';
 
@@ -53,10 +53,7 @@ async function examine(app: App): Promise<Finding[]> {
   findings.push({
     check: 'config',
     ok: true,
-    detail:
-      app.source === 'demo'
-        ? 'bundled demo config'
-        : `${app.path} (${count(app.warnings.length, 'warning')})`,
+    detail: describeConfig(app, count(app.warnings.length, 'warning')),
   });
   for (const w of app.warnings)
     findings.push({

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { addServerToFile, removeServerFromFile, resolveConfigPath } from '../../config/index.js';
 import { CarteError } from '../../errors.js';
-import { openApp, type GlobalFlags } from '../shared/app.js';
+import { openApp, userPlace, type GlobalFlags } from '../shared/app.js';
 import { parsePairs } from '../shared/flags.js';
 import { count, note, out } from '../shared/output.js';
 import { syncWithProgress } from './sync.js';
@@ -16,11 +16,11 @@ interface AddFlags extends GlobalFlags {
   '--'?: string[];
 }
 
-/** The config file `add`/`remove` edit; with no file yet, `./carte.yaml` is created. */
+/** The config file `add`/`remove` edit (the user config when it is the one in use); with no file yet, `./carte.yaml` is created. */
 function editablePath(flags: GlobalFlags): string {
   const { path, source } = resolveConfigPath({
     ...(flags.config ? { flag: flags.config } : {}),
-    env: process.env,
+    ...userPlace(),
     cwd: process.cwd(),
   });
   if (source !== 'demo') return path;
@@ -83,7 +83,7 @@ export function registerRemove(cli: CAC): void {
     .action(async (id: string, flags: GlobalFlags) => {
       const { path, source } = resolveConfigPath({
         ...(flags.config ? { flag: flags.config } : {}),
-        env: process.env,
+        ...userPlace(),
         cwd: process.cwd(),
       });
       if (source === 'demo' || !existsSync(path))

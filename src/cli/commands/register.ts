@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import {
   addServerToFile,
   readProposalFile,
-  resolveConfigPath,
+  CONFIG_FILE_NAMES,
   type AllowMatch,
   type CheckedProposal,
   type Problem,
@@ -110,8 +110,9 @@ function unresolved(app: App, id: string, server: Record<string, unknown>): stri
 /** The config file approvals write to; with the bundled demo, ./carte.yaml (or the one found in cwd), created. */
 export function writablePath(app: App, say = true): string {
   if (app.source !== 'demo') return app.path;
-  let path = resolveConfigPath({ env: {}, cwd: process.cwd() }).path;
-  if (!existsSync(path)) path = resolve(process.cwd(), 'carte.yaml');
+  // A file made in the working directory since this process started (an earlier approval) is kept.
+  const made = CONFIG_FILE_NAMES.map((name) => resolve(process.cwd(), name)).find((p) => existsSync(p));
+  const path = made ?? resolve(process.cwd(), 'carte.yaml');
   if (say) note(`no config file yet: creating ${path} (the bundled demo servers are not in it)`);
   return path;
 }

@@ -3,7 +3,7 @@
 // then serve until SIGINT/SIGTERM: close the server, then the gateway.
 import { CarteError } from '../../errors.js';
 import { LOCAL_CALLER, listTokens } from '../../gateway/index.js';
-import type { App, GlobalFlags } from '../shared/app.js';
+import { describeConfig, type App, type GlobalFlags } from '../shared/app.js';
 import { count, note } from '../shared/output.js';
 import { serveUntilStopped } from '../shared/serve-until-stopped.js';
 
@@ -114,7 +114,7 @@ function printStart(
   note(
     [
       '',
-      `Carte serves ${count(tools, 'tool')} from ${count(servers.length, 'server')} (config: ${app.source === 'demo' ? 'bundled demo' : app.path}; data: ${app.dataDir}).`,
+      `Carte serves ${count(tools, 'tool')} from ${count(servers.length, 'server')} (config: ${describeConfig(app)}; data: ${app.dataDir}).`,
       `Open the menu (the link logs you in once, for 12 hours): ${o.url}/#login=${o.code}`,
       `MCP endpoint (Streamable HTTP, both protocol eras): ${mcpUrl}`,
       'Connect a client that starts Carte itself (stdio), with this in its mcpServers config:',

@@ -9,9 +9,9 @@ import {
 import { CarteError } from '../../errors.js';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { resolveDataDir } from '../../config/index.js';
+import { resolveDataDir, userConfigPath } from '../../config/index.js';
 import { clientSnippet } from '../shared/snippet.js';
-import { openApp, type App } from '../shared/app.js';
+import { describeConfig, openApp, type App } from '../shared/app.js';
 import { count, note } from '../shared/output.js';
 import { serveUntilStopped } from '../shared/serve-until-stopped.js';
 import { serveHttp, type ServeFlags } from './serve-http.js';
@@ -92,15 +92,21 @@ function firstLine(text: string): string {
 }
 
 /** The `mcpServers` entry that starts this Carte over stdio, and how to run the CLI. */
-export function stdioClient(app: App): { snippet: ReturnType<typeof clientSnippet>; carte: string } {
+export function stdioClient(app: Pick<App, 'path' | 'source' | 'dataDir'>): {
+  snippet: ReturnType<typeof clientSnippet>;
+  carte: string;
+} {
   const bin = fileURLToPath(new URL('../../../bin/carte.js', import.meta.url));
+  // What a client started with no CARTE_* or XDG_* variables finds on its own.
+  const bare = { env: {}, platform: process.platform, home: homedir() };
   const snippet = clientSnippet({
     execPath: process.execPath,
     bin,
     configPath: app.path,
     configSource: app.source,
+    defaultUserConfig: userConfigPath(bare),
     dataDir: app.dataDir,
-    defaultDataDir: resolveDataDir({ env: {}, platform: process.platform, home: homedir() }),
+    defaultDataDir: resolveDataDir(bare),
     cwd: process.cwd(),
   });
   return { snippet, carte: `node ${bin}` };
@@ -121,7 +127,7 @@ function printConnectHelp(app: App, caller: CallerContext): void {
   note(
     [
       '',
-      `Carte serves ${count(tools, 'tool')} from ${count(servers.length, 'server')} (config: ${app.source === 'demo' ? 'bundled demo' : app.path}; data: ${app.dataDir}).`,
+      `Carte serves ${count(tools, 'tool')} from ${count(servers.length, 'server')} (config: ${describeConfig(app)}; data: ${app.dataDir}).`,
       'Connect a client (Claude Desktop, Cursor) with this in its mcpServers config:',
       JSON.stringify(snippet, null, 2),
       'Try it from a shell:',

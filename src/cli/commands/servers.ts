@@ -1,6 +1,6 @@
 import type { CAC } from 'cac';
 import { LOCAL_CALLER } from '../../gateway/index.js';
-import { openApp, type GlobalFlags } from '../shared/app.js';
+import { describeConfig, openApp, type GlobalFlags } from '../shared/app.js';
 import { clip, formatTable, out, outJson } from '../shared/output.js';
 
 /** `carte servers`: configured servers with their discovery status (never starts one). */
@@ -13,7 +13,7 @@ export function registerServers(cli: CAC): void {
       try {
         const servers = app.gateway.listServers(LOCAL_CALLER);
         if (flags.json) return outJson(servers);
-        if (servers.length === 0) return out(`no servers in ${app.path}`);
+        if (servers.length === 0) return out(`no servers in ${describeConfig(app)}`);
         const rows = servers.map((s) => [
           s.id,
           s.state,
@@ -22,6 +22,7 @@ export function registerServers(cli: CAC): void {
           clip(s.lastError ?? s.target, 100),
         ]);
         out(formatTable([['SERVER', 'STATE', 'DISCOVERY', 'TOOLS', 'TARGET / LAST ERROR'], ...rows]));
+        out(`config: ${describeConfig(app)}`);
       } finally {
         await app.close();
       }

@@ -6,7 +6,9 @@ import {
   loadConfigFile,
   resolveConfigPath,
   resolveDataDir,
+  userConfigPath,
   type CarteConfig,
+  type ConfigSource,
   type LoadResult,
 } from '../../config/index.js';
 import { CarteError } from '../../errors.js';
@@ -37,7 +39,7 @@ export interface GlobalFlags {
 export interface LoadedConfig {
   config: CarteConfig;
   path: string;
-  source: 'flag' | 'env' | 'cwd' | 'demo';
+  source: ConfigSource;
   dataDir: string;
   warnings: LoadResult['warnings'];
 }
@@ -45,13 +47,12 @@ export interface LoadedConfig {
 /** The data dir and config the flags and environment select (the only place that reads them). */
 export function loadConfig(flags: GlobalFlags): LoadedConfig {
   const env = process.env;
-  const dataDir = resolveDataDir({
-    ...opt('flag', flags.dataDir),
-    env,
-    platform: process.platform,
-    home: homedir(),
+  const dataDir = resolveDataDir({ ...opt('flag', flags.dataDir), ...userPlace() });
+  const { path, source } = resolveConfigPath({
+    ...opt('flag', flags.config),
+    ...userPlace(),
+    cwd: process.cwd(),
   });
-  const { path, source } = resolveConfigPath({ ...opt('flag', flags.config), env, cwd: process.cwd() });
   if (source === 'demo') {
     mkdirSync(join(dataDir, 'sandbox'), { recursive: true });
     return { config: demoConfig(dataDir), path, source, dataDir, warnings: [] };
@@ -68,6 +69,29 @@ export function loadConfig(flags: GlobalFlags): LoadedConfig {
     );
   }
   return { config: result.config, path, source, dataDir, warnings: result.warnings };
+}
+
+/** This user's environment, platform and home: what the user config and data dir are found from. */
+export function userPlace(): { env: NodeJS.ProcessEnv; platform: NodeJS.Platform; home: string } {
+  return { env: process.env, platform: process.platform, home: homedir() };
+}
+
+/** The user config file for this user: `$XDG_CONFIG_HOME/carte/carte.yaml` and so on. */
+export function userConfigFile(): string {
+  return userConfigPath(userPlace());
+}
+
+const SOURCE_LABELS: Record<Exclude<ConfigSource, 'demo'>, string> = {
+  flag: 'from --config',
+  env: 'from CARTE_CONFIG',
+  cwd: 'found in the working directory',
+  user: 'the user config',
+};
+
+/** Which config is in use, for people: `/home/u/.config/carte/carte.yaml (the user config)`. */
+export function describeConfig(loaded: Pick<LoadedConfig, 'path' | 'source'>, more = ''): string {
+  if (loaded.source === 'demo') return 'the bundled demo (no config file found)';
+  return `${loaded.path} (${SOURCE_LABELS[loaded.source]}${more ? `, ${more}` : ''})`;
 }
 
 export interface App extends LoadedConfig {

@@ -6,6 +6,7 @@ const base: SnippetInput = {
   bin: '/app/bin/carte.js',
   configPath: '/work/carte.yaml',
   configSource: 'demo',
+  defaultUserConfig: '/home/u/.config/carte/carte.yaml',
   dataDir: '/home/u/.local/share/carte',
   defaultDataDir: '/home/u/.local/share/carte',
   cwd: '/work',
@@ -25,6 +26,16 @@ describe('clientSnippet', () => {
       ['--config', '/etc/c.yaml'],
     ],
     ['a config found in the working directory', { configSource: 'cwd' }, ['--config', '/work/carte.yaml']],
+    [
+      'the user config at its default place: found without a flag',
+      { configSource: 'user', configPath: '/home/u/.config/carte/carte.yaml' },
+      [],
+    ],
+    [
+      'a user config under XDG_CONFIG_HOME, which the client may not have',
+      { configSource: 'user', configPath: '/x/carte/carte.yaml' },
+      ['--config', '/x/carte/carte.yaml'],
+    ],
     ['a data dir from a flag or CARTE_DATA_DIR', { dataDir: '/srv/carte' }, ['--data-dir', '/srv/carte']],
     ['a relative data dir, made absolute', { dataDir: 'data' }, ['--data-dir', '/work/data']],
   ])('%s', (_, input, extra) => {

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import type { ConfigSource } from '../../config/index.js';
 
 /** What the client snippet must carry so the client's `carte serve` opens this same catalog. */
 export interface SnippetInput {
@@ -7,7 +8,9 @@ export interface SnippetInput {
   bin: string;
   /** The config in use; a demo config needs no flag (it is what a bare `carte serve` loads). */
   configPath: string;
-  configSource: 'flag' | 'env' | 'cwd' | 'demo';
+  configSource: ConfigSource;
+  /** The user config a client finds with no flag and no CARTE_CONFIG / XDG_CONFIG_HOME in its env. */
+  defaultUserConfig: string;
   dataDir: string;
   /** The data dir a client gets with no flag and no CARTE_DATA_DIR / XDG_DATA_HOME in its env. */
   defaultDataDir: string;
@@ -17,15 +20,17 @@ export interface SnippetInput {
 /**
  * The `mcpServers` entry that reaches the catalog this process serves. A client starts Carte with
  * its own environment and working directory, so whatever differs from the defaults (a config from
- * a flag, a variable or the working directory; a data dir from a flag or a variable) is passed as
- * an absolute flag.
+ * a flag, a variable or the working directory, or a user config away from its default place; a
+ * data dir from a flag or a variable) is passed as an absolute flag. A client started in a folder
+ * holding its own carte.yaml would read that one instead of the user config: see docs/clients.md.
  */
 export function clientSnippet(input: SnippetInput): {
   mcpServers: { carte: { command: string; args: string[] } };
 } {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(input.cwd, p));
   const args = [input.bin, 'serve'];
-  if (input.configSource !== 'demo') args.push('--config', abs(input.configPath));
+  const found = input.configSource === 'user' && abs(input.configPath) === abs(input.defaultUserConfig);
+  if (input.configSource !== 'demo' && !found) args.push('--config', abs(input.configPath));
   if (abs(input.dataDir) !== abs(input.defaultDataDir)) args.push('--data-dir', abs(input.dataDir));
   return { mcpServers: { carte: { command: input.execPath, args } } };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CarteError, quote } from '../../errors.js';
 import { detectFormat } from '../formats/detect-format.js';
@@ -18,7 +18,7 @@ export function addServerToFile(path: string, id: string, server: ServerInput): 
   if (!isServerId(id)) throw new CarteError('bad_input', badIdMessage(id));
   const input = checkServerInput(server);
   const text = readIfExists(path);
-  const edited = edit(path, text ?? '', (servers, doc) => {
+  const edited = editServersText(path, text ?? '', (servers, doc) => {
     const taken = findKey(servers.keys(), id);
     if (taken !== undefined) {
       const as = taken === id ? '' : ` (as ${JSON.stringify(taken)})`;
@@ -34,7 +34,7 @@ export function addServerToFile(path: string, id: string, server: ServerInput): 
 export function removeServerFromFile(path: string, id: string): boolean {
   const text = readIfExists(path);
   if (text === undefined) return false;
-  const edited = edit(path, text, (servers) => {
+  const edited = editServersText(path, text, (servers) => {
     const key = findKey(servers.keys(), id);
     return key !== undefined && servers.delete(key);
   });
@@ -43,7 +43,8 @@ export function removeServerFromFile(path: string, id: string): boolean {
   return true;
 }
 
-function edit(path: string, text: string, change: ServersEdit): string | undefined {
+/** Applies `change` to the servers section of config text; undefined when nothing changed. */
+export function editServersText(path: string, text: string, change: ServersEdit): string | undefined {
   const syntax = syntaxOf(path);
   if (syntax === undefined) {
     throw new CarteError('bad_input', `cannot edit ${quote(path, 200)}: use a .yaml, .yml or .json file`);
@@ -67,15 +68,19 @@ function readIfExists(path: string): string | undefined {
   }
 }
 
-/** Write a sibling file and rename it over, so a crash never leaves half a config; keeps the mode. */
-function writeAtomically(path: string, text: string): void {
-  let mode = 0o644;
+/**
+ * Writes a sibling file and renames it over, so a crash never leaves half a file; keeps the
+ * file's mode unless `mode` is given (a new file gets 0644, or `mode`).
+ */
+export function writeAtomically(path: string, text: string, mode?: number): void {
+  let keep = 0o644;
   try {
-    mode = statSync(path).mode & 0o777;
+    keep = statSync(path).mode & 0o777;
   } catch {
     mkdirSync(dirname(path), { recursive: true });
   }
   const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temp, text, { mode });
+  writeFileSync(temp, text, { mode: mode ?? keep });
+  if (mode !== undefined) chmodSync(temp, mode); // the umask may have taken bits away
   renameSync(temp, path);
 }

@@ -8,8 +8,12 @@ import { isRecord } from '../problems/problems.js';
 /** The servers section, whatever the file's syntax. */
 export interface ServersView {
   keys(): string[];
-  set(id: string, entry: Record<string, unknown>): void;
-  delete(id: string): boolean;
+  /** The entry as plain data, or undefined. */
+  get(id: string): unknown;
+  /** Adds an entry; in YAML, `comment` is written on its own line above it. */
+  set(id: string, entry: Record<string, unknown>, comment?: string): void;
+  /** Removes an entry; in YAML, with `comment` above it when that is the comment there. */
+  delete(id: string, comment?: string): boolean;
 }
 
 /** Changes the servers section; returns false when nothing changed (the file is then left alone). */
@@ -35,13 +39,25 @@ export function editYaml(path: string, text: string, change: ServersEdit): strin
   }
   if (!isMap(servers)) throw badFile(path, `its ${JSON.stringify(section)} is not a mapping`);
   const map = servers;
+  const data = toData(doc);
   const view: ServersView = {
     keys: () => map.items.map((p) => String(isScalar(p.key) ? p.key.value : p.key)),
-    set: (id, entry) => {
+    get: (id) => entryOf(isRecord(data) ? data[section] : undefined, id),
+    set: (id, entry, comment) => {
       if (map.items.length === 0) map.flow = false; // `servers: {}` grows into a block
-      map.set(doc.createNode(id), doc.createNode(entry));
+      const key = doc.createNode(id);
+      if (comment !== undefined) key.commentBefore = ` ${comment}`;
+      map.set(key, doc.createNode(entry));
     },
-    delete: (id) => map.delete(id),
+    delete: (id, comment) => {
+      // The comment above a map's first entry belongs to the map itself in the yaml package.
+      const first = map.items[0];
+      const isFirst = first !== undefined && isScalar(first.key) && first.key.value === id;
+      if (isFirst && comment !== undefined && map.commentBefore === ` ${comment}`) {
+        map.commentBefore = undefined;
+      }
+      return map.delete(id);
+    },
   };
   if (!change(view, toData(doc))) return undefined;
   return doc.toString({ lineWidth: 0 });
@@ -62,6 +78,7 @@ export function editJson(path: string, text: string, change: ServersEdit): strin
   let entries = Object.entries(servers);
   const view: ServersView = {
     keys: () => entries.map(([k]) => k),
+    get: (id) => entryOf(servers, id),
     set: (id, entry) => {
       entries.push([id, entry]);
     },
@@ -74,6 +91,10 @@ export function editJson(path: string, text: string, change: ServersEdit): strin
   if (!change(view, doc)) return undefined;
   // Spreading keeps every key where it was; fromEntries keeps a "__proto__" id an ordinary key.
   return `${JSON.stringify({ ...doc, [section]: Object.fromEntries(entries) }, null, 2)}\n`;
+}
+
+function entryOf(servers: unknown, id: string): unknown {
+  return isRecord(servers) && Object.hasOwn(servers, id) ? servers[id] : undefined;
 }
 
 /** An empty document or an empty value (`servers:` with nothing under it). */

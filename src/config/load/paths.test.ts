@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveConfigPath, resolveDataDir } from '../index.js';
+import { resolveConfigPath, resolveDataDir, userConfigPath } from '../index.js';
 
 describe('resolveConfigPath', () => {
   const empty = mkdtempSync(join(tmpdir(), 'carte-cwd-'));
@@ -11,45 +11,100 @@ describe('resolveConfigPath', () => {
   writeFileSync(join(both, 'carte.yaml'), '');
   writeFileSync(join(both, 'carte.json'), '{}');
   writeFileSync(join(jsonOnly, 'carte.json'), '{}');
+  // A home with a user config, and one without.
+  const home = mkdtempSync(join(tmpdir(), 'carte-home-'));
+  mkdirSync(join(home, '.config', 'carte'), { recursive: true });
+  writeFileSync(join(home, '.config', 'carte', 'carte.yaml'), '');
+  const userFile = join(home, '.config', 'carte', 'carte.yaml');
+  const bare = mkdtempSync(join(tmpdir(), 'carte-home-'));
+  const linux = { platform: 'linux' as const, home: bare };
 
   it.each([
     [
       'the flag first',
-      { flag: '/f.yaml', env: { CARTE_CONFIG: '/e.yaml' }, cwd: both },
+      { flag: '/f.yaml', env: { CARTE_CONFIG: '/e.yaml' }, cwd: both, ...linux, home },
       { path: '/f.yaml', source: 'flag' },
     ],
     [
       'a relative flag from cwd',
-      { flag: 'conf/c.yaml', env: {}, cwd: '/w' },
+      { flag: 'conf/c.yaml', env: {}, cwd: '/w', ...linux },
       { path: '/w/conf/c.yaml', source: 'flag' },
     ],
     [
       'CARTE_CONFIG next',
-      { env: { CARTE_CONFIG: '/e.yaml' }, cwd: both },
+      { env: { CARTE_CONFIG: '/e.yaml' }, cwd: both, ...linux, home },
       { path: '/e.yaml', source: 'env' },
     ],
     [
       'an empty CARTE_CONFIG is unset',
-      { env: { CARTE_CONFIG: '' }, cwd: jsonOnly },
+      { env: { CARTE_CONFIG: '' }, cwd: jsonOnly, ...linux },
       { path: join(jsonOnly, 'carte.json'), source: 'cwd' },
     ],
     [
       'carte.yaml before carte.json',
-      { env: {}, cwd: both },
+      { env: {}, cwd: both, ...linux, home },
       { path: join(both, 'carte.yaml'), source: 'cwd' },
     ],
     [
       'carte.json when alone',
-      { env: {}, cwd: jsonOnly },
+      { env: {}, cwd: jsonOnly, ...linux },
       { path: join(jsonOnly, 'carte.json'), source: 'cwd' },
     ],
     [
+      'the user config when the working directory has none',
+      { env: {}, cwd: empty, ...linux, home },
+      { path: userFile, source: 'user' },
+    ],
+    [
+      'the user config under an absolute XDG_CONFIG_HOME',
+      { env: { XDG_CONFIG_HOME: join(home, '.config') }, cwd: empty, ...linux },
+      { path: userFile, source: 'user' },
+    ],
+    [
+      'not under a relative XDG_CONFIG_HOME (ignored, as the XDG spec says)',
+      { env: { XDG_CONFIG_HOME: '.config' }, cwd: home, ...linux },
+      { path: join(home, 'carte.yaml'), source: 'demo' },
+    ],
+    [
       'the demo when nothing exists',
-      { env: {}, cwd: empty },
+      { env: {}, cwd: empty, ...linux },
       { path: join(empty, 'carte.yaml'), source: 'demo' },
     ],
   ])('takes %s', (_name, opts, expected) => {
     expect(resolveConfigPath(opts)).toEqual(expected);
+  });
+});
+
+describe('userConfigPath', () => {
+  it.each<[string, Parameters<typeof userConfigPath>[0], string]>([
+    ['~/.config on Linux', { env: {}, platform: 'linux', home: '/h' }, '/h/.config/carte/carte.yaml'],
+    [
+      'XDG_CONFIG_HOME when absolute',
+      { env: { XDG_CONFIG_HOME: '/x' }, platform: 'linux', home: '/h' },
+      '/x/carte/carte.yaml',
+    ],
+    [
+      'not a relative XDG_CONFIG_HOME',
+      { env: { XDG_CONFIG_HOME: 'x' }, platform: 'linux', home: '/h' },
+      '/h/.config/carte/carte.yaml',
+    ],
+    [
+      '~/.config on macOS too',
+      { env: {}, platform: 'darwin', home: '/Users/u' },
+      '/Users/u/.config/carte/carte.yaml',
+    ],
+    [
+      'APPDATA on Windows',
+      { env: { APPDATA: 'D:\\Roaming', XDG_CONFIG_HOME: '/x' }, platform: 'win32', home: 'C:\\Users\\u' },
+      'D:\\Roaming\\carte\\carte.yaml',
+    ],
+    [
+      'AppData\\Roaming without APPDATA',
+      { env: {}, platform: 'win32', home: 'C:\\Users\\u' },
+      'C:\\Users\\u\\AppData\\Roaming\\carte\\carte.yaml',
+    ],
+  ])('takes %s', (_name, opts, expected) => {
+    expect(userConfigPath(opts)).toBe(expected);
   });
 });
 

@@ -3,18 +3,29 @@ import { join, posix, resolve, win32 } from 'node:path';
 
 type Env = Record<string, string | undefined>;
 
-/** Where the config came from; 'demo' means no file was found and the bundled demo applies. */
-export type ConfigSource = 'flag' | 'env' | 'cwd' | 'demo';
+/**
+ * Where the config came from: `--config`, `CARTE_CONFIG`, the working directory, the user config
+ * (userConfigPath); 'demo' means no file was found and the bundled demo applies.
+ */
+export type ConfigSource = 'flag' | 'env' | 'cwd' | 'user' | 'demo';
+
+/** Where this user's files are looked for: the environment, the platform and the home directory. */
+export interface UserPlace {
+  env: Env;
+  platform: NodeJS.Platform;
+  home: string;
+}
 
 /** File names looked for in the working directory, in order. */
 export const CONFIG_FILE_NAMES = ['carte.yaml', 'carte.json'] as const;
 
 /**
  * The config file to load: `--config`, then `CARTE_CONFIG`, then `carte.yaml` or `carte.json` in
- * `cwd` (the first that exists), else 'demo', whose path is where `carte add` would create one.
- * Relative paths are taken from `cwd`; the file is not checked for the flag and variable.
+ * `cwd` (the first that exists), then the user config when it exists, else 'demo', whose path is
+ * where `carte add` would create one. Relative paths are taken from `cwd`; the file is not
+ * checked for the flag and variable.
  */
-export function resolveConfigPath(opts: { flag?: string; env: Env; cwd: string }): {
+export function resolveConfigPath(opts: UserPlace & { flag?: string; cwd: string }): {
   path: string;
   source: ConfigSource;
 } {
@@ -25,7 +36,26 @@ export function resolveConfigPath(opts: { flag?: string; env: Env; cwd: string }
     const path = join(opts.cwd, name);
     if (existsSync(path)) return { path, source: 'cwd' };
   }
+  const user = userConfigPath(opts);
+  if (existsSync(user)) return { path: user, source: 'user' };
   return { path: join(opts.cwd, CONFIG_FILE_NAMES[0]), source: 'demo' };
+}
+
+/**
+ * This user's config file, read when no other is given: `%APPDATA%\carte\carte.yaml` on Windows,
+ * else `$XDG_CONFIG_HOME/carte/carte.yaml` or `~/.config/carte/carte.yaml` (macOS included, as
+ * most command-line tools there do).
+ */
+export function userConfigPath(opts: UserPlace): string {
+  const { env, home } = opts;
+  if (opts.platform === 'win32') {
+    const roaming = nonEmpty(env.APPDATA) ? env.APPDATA : win32.join(home, 'AppData', 'Roaming');
+    return win32.join(roaming, 'carte', 'carte.yaml');
+  }
+  // The XDG spec says to ignore a relative XDG_CONFIG_HOME.
+  const xdg = env.XDG_CONFIG_HOME;
+  const base = nonEmpty(xdg) && posix.isAbsolute(xdg) ? xdg : posix.join(home, '.config');
+  return posix.join(base, 'carte', 'carte.yaml');
 }
 
 /**
@@ -33,12 +63,7 @@ export function resolveConfigPath(opts: { flag?: string; env: Env; cwd: string }
  * then the platform's place: `$XDG_DATA_HOME/carte` or `~/.local/share/carte` on Linux and other
  * Unixes, `~/Library/Application Support/carte` on macOS, `%LOCALAPPDATA%\carte` on Windows.
  */
-export function resolveDataDir(opts: {
-  flag?: string;
-  env: Env;
-  platform: NodeJS.Platform;
-  home: string;
-}): string {
+export function resolveDataDir(opts: UserPlace & { flag?: string }): string {
   if (nonEmpty(opts.flag)) return opts.flag;
   const { env, home } = opts;
   if (nonEmpty(env.CARTE_DATA_DIR)) return env.CARTE_DATA_DIR;

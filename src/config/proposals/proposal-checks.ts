@@ -52,6 +52,16 @@ export function checkProposal(id: string, server: unknown, opts: ProposalCheckOp
   return out.errors;
 }
 
+/**
+ * The secrets written inline in a server as written (env values, headers, arguments, URLs), each
+ * as `path: why` under `servers.<id>`; never the secret itself.
+ */
+export function inlineSecrets(id: string, server: Record<string, unknown>): Problem[] {
+  const out = new Problems();
+  checkSecrets(server, ['servers', id], out);
+  return out.errors.map((p) => ({ ...p, message: p.message.replace(`; ${FIX}`, '') }));
+}
+
 function checkLimits(s: Record<string, unknown>, at: Segment[], out: Problems): void {
   const L = PROPOSAL_LIMITS;
   const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
