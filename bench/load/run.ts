@@ -1,11 +1,12 @@
-// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,raw,floor,pg,faults,activity,audit]
+// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,raw,floor,pg,relay,faults,activity,audit]
 // [--clients 1,4,16] [--http-clients 1,4] [--face-clients 16] [--face-eras modern,legacy]
 // [--raw-clients 16] [--raw-procs 2] [--raw-baseline other/bin/carte.js] [--pg-url postgres://...]
-// [--pg-synchronous-commit off]
+// [--pg-synchronous-commit off] [--relay-clients 16]
 // [--seconds S] [--warm-up S]` (npm run bench:load).
 // Concurrent MCP sessions call everything/echo through `carte serve` and straight to the server in
 // the same run (stdio and Streamable HTTP upstreams), the HTTP face on SQLite, on PostgreSQL and as
-// three replicas behind HAProxy (store-arms.ts), then a fault run with a crashing upstream and
+// three replicas behind HAProxy (store-arms.ts), stdio sessions relayed to one daemon against
+// standalone ones (relay-arm.ts), then a fault run with a crashing upstream and
 // the cost of recording each call in the store (activity-write.ts) and of auditing it (audit-write.ts).
 // Prints markdown; writes bench/out/load.json.
 import { flag, hasFlag, numberFlag, requireBuild, tempDir } from '../core/paths.js';
@@ -16,6 +17,7 @@ import { faultRun } from './faults.js';
 import { httpFaceRows } from './http-face.js';
 import { floorTable, httpFloorRows } from './http-floor.js';
 import { rawFaceRows } from './raw-face.js';
+import { relayRow, relayTable, type RelayRow } from './relay-arm.js';
 import { startEverythingHttp } from './http-upstream.js';
 import { arm, compareTable, cpuTable, decompositionTable, faultTable, overheadLine } from './tables.js';
 import { decompose } from './decompose.js';
@@ -44,6 +46,7 @@ const PARTS = [
   'raw',
   'floor',
   'pg',
+  'relay',
   'faults',
   'activity',
   'audit',
@@ -84,6 +87,9 @@ function faceSpecs(
     eras.map((era) => ({ sessions, era: era as 'modern' | 'legacy' })),
   );
 }
+
+const RELAY_NOTE =
+  "Both arms on one config (everything over stdio) and one data dir, open at once and measured in alternating segments; one call in flight per session. The relayed arm is `carte serve --http` plus one `carte serve` per session that relays its session to it over the data dir's unix socket; its Carte CPU is the relays and the daemon together. Upstream processes are the Carte processes' children running server-everything.";
 
 const FLOOR_NOTE =
   "The same raw load generator against a bare node:http server (bench/load/http-floor-server.mjs) that parses each POST and answers it itself, then one that proxies it to everything over stdio by hand: no SDK, no checks, no audit. Its CPU per call is the least any Node HTTP face spends; against the stdio upstream's in the same segment it bounds the ratio Carte can reach over HTTP from below.";
@@ -153,6 +159,14 @@ async function main(): Promise<void> {
           step,
         )
       : undefined;
+    const relays: RelayRow[] = [];
+    if (only.has('relay')) {
+      const setup = await setupCarte(tmp.dir, 'relay', CONFIGS.stdio());
+      for (const n of counts('relay-clients', quick ? '4' : '16')) {
+        step(`stdio sessions relayed to a daemon against standalone, ${n} session(s)`);
+        relays.push(await relayRow(setup, tmp.dir, n, { durationMs, rounds, warmUpMs }));
+      }
+    }
     if (only.has('faults')) step('fault run');
     const faults = only.has('faults')
       ? await faultRun(await setupCarte(tmp.dir, 'faults', CONFIGS.faults()), {
@@ -200,6 +214,10 @@ async function main(): Promise<void> {
           ? stores
           : `${storeTables(stores)}\n\n${STORE_NOTE}`,
       '',
+      '## Stdio sessions through one daemon (part `relay`)',
+      '',
+      only.has('relay') ? `${relayTable(relays)}\n\n${RELAY_NOTE}` : skipped,
+      '',
       '## Fault run',
       '',
       faults ? faultTable(faults) : skipped,
@@ -240,6 +258,19 @@ async function main(): Promise<void> {
               ...r,
               arms: r.arms.map((a) => ({ ...a, stats: { ...a.stats, latencies: undefined }, ...figures(a) })),
             })),
+      relays: relays.map((r) => ({
+        ...r,
+        standalone: {
+          ...r.standalone,
+          stats: { ...r.standalone.stats, latencies: undefined },
+          ...arm(r.standalone.stats),
+        },
+        relayed: {
+          ...r.relayed,
+          stats: { ...r.relayed.stats, latencies: undefined },
+          ...arm(r.relayed.stats),
+        },
+      })),
       activity,
       audit,
       totalS,

@@ -26,7 +26,15 @@ export interface Session {
 export type Target =
   | { kind: 'direct-stdio' }
   | { kind: 'direct-http'; url: string }
-  | { kind: 'carte'; config: string; dataDir: string; nodeArgs?: readonly string[]; bin?: string }
+  | {
+      kind: 'carte';
+      config: string;
+      dataDir: string;
+      nodeArgs?: readonly string[];
+      bin?: string;
+      /** Extra `carte serve` flags (`--standalone`). */
+      serveArgs?: readonly string[];
+    }
   /** `carte serve --http`: one process for every session, each session its own MCP client. */
   | { kind: 'carte-http'; url: string; token: string; era: 'modern' | 'legacy' };
 
@@ -56,6 +64,7 @@ export async function openSession(target: Target): Promise<Session> {
             target.config,
             '--data-dir',
             target.dataDir,
+            ...(target.serveArgs ?? []),
           ]
         : [referenceEntry('server-everything'), 'stdio'];
     const transport = new StdioClientTransport({

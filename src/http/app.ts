@@ -11,6 +11,7 @@ import { authenticator, bearerAuth } from './auth.js';
 import { errorResponse, httpError, type ReportBug } from './errors.js';
 import { originGuard, requestChecker } from './guard.js';
 import { healthRoutes } from './health.js';
+import { LocalSockets } from './shared/local-sockets.js';
 import { LoginCodes, loginRoutes } from './login.js';
 import { agentRequestSite } from './agent-requests.js';
 import { mcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
@@ -44,7 +45,13 @@ export interface HttpAppOptions {
  * The app, with what must be closed when the server stops, and the node lane that takes the MCP
  * POSTs it can before the app sees them (listen.ts; mcp-lane.ts).
  */
-export type HttpApp = Hono<HttpEnv> & { mcp: McpEndpoint; lane: Lane; close(): Promise<void> };
+export type HttpApp = Hono<HttpEnv> & {
+  mcp: McpEndpoint;
+  lane: Lane;
+  /** The connections on the data dir's unix socket, which act as the local operator (local-socket.ts). */
+  local: LocalSockets;
+  close(): Promise<void>;
+};
 
 const MCP_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'];
 
@@ -74,8 +81,10 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
   app.route('/', healthRoutes(deps.gateway, report));
   app.route('/api/v1', loginRoutes(login, options.now));
 
+  const local = new LocalSockets();
   const authenticate = authenticator({
     gateway: deps.gateway,
+    local,
     store: deps.store,
     login,
     ...opt('anonymousProject', deps.anonymousProject),
@@ -111,7 +120,7 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
     cors: allowedOrigins.length > 0,
     report,
   });
-  return Object.assign(app, { mcp, lane, close: () => mcp.close() });
+  return Object.assign(app, { mcp, lane, local, close: () => mcp.close() });
 }
 
 /** The OpenAPI document is public: a client reads it before it has a token. */

@@ -4,8 +4,16 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { CarteError } from '../errors.js';
-import { resolveBearer, type CallerContext, type Gateway, type Store } from '../gateway/index.js';
+import {
+  DEFAULT_PROJECT,
+  localCaller,
+  resolveBearer,
+  type CallerContext,
+  type Gateway,
+  type Store,
+} from '../gateway/index.js';
 import { bearerChallenge, errorResponse } from './errors.js';
+import type { LocalSockets } from './shared/local-sockets.js';
 import type { LoginCodes } from './login.js';
 import type { HeaderSource, HttpEnv } from './shared/types.js';
 
@@ -18,6 +26,8 @@ export interface AuthOptions {
   anonymousProject?: string;
   /** Tokens issued by the login link, checked before the stored ones. */
   login?: LoginCodes;
+  /** The connections accepted on the data dir's unix socket (local-socket.ts): they act as the local operator. */
+  local?: LocalSockets;
   now?: () => number;
 }
 
@@ -48,14 +58,22 @@ export function callerResolver(
 export type Authenticate = (
   headers: HeaderSource,
   url: string,
+  /** The connection the request came on (node's socket); absent in `app.request()` tests. */
+  socket?: object,
 ) => Promise<{ caller: CallerContext; requestId: string } | Response>;
+
+/** The header a request on the unix socket names its project with (`carte serve --project`); ignored on TCP. */
+export const LOCAL_PROJECT_HEADER = 'x-carte-project';
 
 /** Resolves a request's caller (with its request id) from its headers: the middleware's and the node lane's. */
 export function authenticator(options: AuthOptions): Authenticate {
   const resolve = callerResolver(options);
-  return async (headers, url) => {
+  const { local, gateway } = options;
+  return async (headers, url, socket) => {
     const given = headers.get('x-request-id');
     const requestId = given !== null && REQUEST_ID.test(given) ? given : randomUUID();
+    // Only a connection the unix socket's server accepted is in `local`: a TCP request never is.
+    if (socket !== undefined && local?.has(socket)) return localOperator(gateway, headers, requestId);
     const authorization = headers.get('authorization') ?? undefined;
     let caller: CallerContext;
     try {
@@ -69,10 +87,29 @@ export function authenticator(options: AuthOptions): Authenticate {
   };
 }
 
+/** The local operator in the project the request names (default: default), as `carte serve --project` on stdio. */
+function localOperator(
+  gateway: Gateway,
+  headers: HeaderSource,
+  requestId: string,
+): { caller: CallerContext; requestId: string } | Response {
+  const project = headers.get(LOCAL_PROJECT_HEADER) ?? DEFAULT_PROJECT;
+  const ids = gateway.projectIds();
+  if (!ids.includes(project))
+    return errorResponse(
+      400,
+      'bad_input',
+      `--project ${JSON.stringify(project)} is not a configured project; the projects are ${ids.join(', ')}`,
+    );
+  return { caller: { ...localCaller(project), requestId }, requestId };
+}
+
 /** Middleware that sets `caller` and `requestId`, or answers 401 with `WWW-Authenticate`. */
 export function bearerAuth(authenticate: Authenticate): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
-    const who = await authenticate(c.req.raw.headers, c.req.url);
+    // @hono/node-server passes node's request as `env.incoming`; `app.request()` passes no env.
+    const socket = (c.env as { incoming?: { socket?: object } } | undefined)?.incoming?.socket;
+    const who = await authenticate(c.req.raw.headers, c.req.url, socket);
     if (who instanceof Response) return who;
     c.set('caller', who.caller);
     c.set('requestId', who.requestId);

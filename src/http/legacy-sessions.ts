@@ -181,7 +181,8 @@ function opensSession(body: unknown): boolean {
 
 /** The identity a session is bound to. */
 function principalOf(caller: CallerContext): string {
-  return caller.tokenId ?? `anonymous:${caller.projectId}`;
+  // The local operator (the unix socket) is never the same principal as an anonymous TCP caller.
+  return caller.tokenId ?? `${caller.scopes.includes('*') ? 'local' : 'anonymous'}:${caller.projectId}`;
 }
 
 /** A JSON-RPC error as the Streamable HTTP transport answers one (id null: no request to name). */

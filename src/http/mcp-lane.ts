@@ -86,7 +86,7 @@ async function serve(
 ): Promise<void> {
   const refused = check(headers);
   if (refused !== undefined) return writeReply(res, errorResponse(403, 'denied', refused));
-  const who = await authenticate(headers, url);
+  const who = await authenticate(headers, url, req.socket);
   if (who instanceof Response) return writeReply(res, who);
   const text = await readText(req);
   if (text === undefined) return; // the client went away mid-body

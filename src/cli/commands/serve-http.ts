@@ -3,7 +3,7 @@
 // then serve until SIGINT/SIGTERM: close the server, then the gateway.
 import { CarteError } from '../../errors.js';
 import { LOCAL_CALLER, listTokens } from '../../gateway/index.js';
-import { describeConfig, type App, type GlobalFlags } from '../shared/app.js';
+import { daemonSocketPath, describeConfig, type App, type GlobalFlags } from '../shared/app.js';
 import { count, note } from '../shared/output.js';
 import { serveUntilStopped } from '../shared/serve-until-stopped.js';
 
@@ -14,6 +14,7 @@ export interface ServeFlags extends GlobalFlags {
   port?: string | number;
   host?: string;
   anonymousProject?: string;
+  standalone?: boolean;
 }
 
 interface ServeContext {
@@ -31,7 +32,8 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
   const anonymousProject = flags.anonymousProject ?? http.anonymousProject;
   if (anonymousProject !== undefined) checkAnonymous(app, anonymousProject);
   // Loaded here so the other commands never pay for Hono and the MCP server SDK.
-  const { createHttpApp, isLoopback, listenHttp, LoginCodes } = await import('../../http/index.js');
+  const { createHttpApp, isLoopback, listenHttp, listenLocal, LoginCodes } =
+    await import('../../http/index.js');
   const login = new LoginCodes(ctx.project);
   const httpApp = createHttpApp(
     {
@@ -55,10 +57,20 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
     },
   );
   const server = await listenHttp(httpApp, { host, port });
+  // Stdio sessions for this data dir relay to this process over a socket only this user can open.
+  const local =
+    process.platform === 'win32'
+      ? { refused: 'stdio sessions do not relay on Windows (no unix socket): each runs on its own' }
+      : await listenLocal(httpApp, daemonSocketPath(app.dataDir));
+  if ('refused' in local) app.logger.warn(local.refused);
   if (!isLoopback(host)) await warnExposed(app, host, anonymousProject);
-  printStart(app, { url: server.url, code: login.mint(), anonymousProject, ctx });
+  const socket = 'refused' in local ? undefined : local.path;
+  printStart(app, { url: server.url, code: login.mint(), anonymousProject, ctx, socket });
   await serveUntilStopped(app, flags, () => ({
-    stop: () => server.stop().catch((err: Error) => app.logger.warn(`http: ${err.message}`)),
+    stop: async () => {
+      const http = server.stop().catch((err: Error) => app.logger.warn(`http: ${err.message}`));
+      await Promise.all([http, 'refused' in local ? undefined : local.stop()]);
+    },
   }));
 }
 
@@ -96,7 +108,13 @@ async function warnExposed(app: App, host: string, anonymousProject: string | un
 
 function printStart(
   app: App,
-  o: { url: string; code: string; anonymousProject: string | undefined; ctx: ServeContext },
+  o: {
+    url: string;
+    code: string;
+    anonymousProject: string | undefined;
+    ctx: ServeContext;
+    socket: string | undefined;
+  },
 ): void {
   const servers = app.gateway.listServers(LOCAL_CALLER);
   const tools = servers.reduce((n, s) => n + s.toolCount, 0);
@@ -119,6 +137,11 @@ function printStart(
       `MCP endpoint (Streamable HTTP, both protocol eras): ${mcpUrl}`,
       'Connect a client that starts Carte itself (stdio), with this in its mcpServers config:',
       JSON.stringify(o.ctx.stdio.snippet, null, 2),
+      ...(o.socket === undefined
+        ? []
+        : [
+            `(Such stdio sessions relay to this process, over ${o.socket}: one copy of each upstream for all.)`,
+          ]),
       `Or connect a client over HTTP${tokenHint}:`,
       JSON.stringify(httpSnippet, null, 2),
       'Serving HTTP now (Ctrl-C to stop).',

@@ -1,12 +1,5 @@
 import type { CAC } from 'cac';
-import {
-  DEFAULT_PROJECT,
-  LOCAL_CALLER,
-  localCaller,
-  type ApprovalSite,
-  type CallerContext,
-} from '../../gateway/index.js';
-import { CarteError } from '../../errors.js';
+import { DEFAULT_PROJECT, LOCAL_CALLER, localCaller, type CallerContext } from '../../gateway/index.js';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir, userConfigPath } from '../../config/index.js';
@@ -15,9 +8,14 @@ import { describeConfig, openApp, type App } from '../shared/app.js';
 import { count, note } from '../shared/output.js';
 import { serveUntilStopped } from '../shared/serve-until-stopped.js';
 import { serveHttp, type ServeFlags } from './serve-http.js';
+import { serveRelayed } from './serve-relay.js';
+import { checkpointInBackground, checkProject, serveStdioSession } from './serve-stdio.js';
 import { syncWithProgress } from './sync.js';
 
-/** `carte serve`: sync what was never discovered, say how to connect, then serve MCP on stdio (or HTTP). */
+/**
+ * `carte serve`: relay to the Carte serving HTTP for this data dir if one runs; else sync what was
+ * never discovered, say how to connect, then serve MCP on stdio (or HTTP).
+ */
 export function registerServe(cli: CAC): void {
   cli
     .command('serve', 'Serve the gateway over MCP on stdio, or over HTTP with --http')
@@ -30,14 +28,15 @@ export function registerServe(cli: CAC): void {
       '--anonymous-project <id>',
       'With --http: the project requests without a token use (search scope)',
     )
+    .option(
+      '--standalone',
+      'On stdio: run the gateway in this process even when a Carte serves HTTP for this data dir',
+    )
     .action(async (flags: ServeFlags) => {
+      // A Carte serving HTTP for this data dir takes the session: this process then stays a relay.
+      if (!flags.http && !flags.standalone && (await serveRelayed(flags))) return;
       const app = await openApp(flags, 'info');
-      // Checkpoint fsyncs would stall every request once a second: a worker thread takes them.
-      app.store.checkpointInBackground((err) =>
-        app.logger.warn(
-          `store: background checkpoints stopped (${err.message}); checkpointing on the main thread`,
-        ),
-      );
+      checkpointInBackground(app);
       const project = checkProject(app, flags.project ?? DEFAULT_PROJECT);
       const caller = localCaller(project);
       if (flags.sync !== false) await syncWithProgress(app.gateway, { onlyStale: true });
@@ -45,50 +44,14 @@ export function registerServe(cli: CAC): void {
       void app.gateway.prepareSearch(LOCAL_CALLER).catch(() => undefined);
       if (flags.http) return serveHttp(app, flags, { project, stdio: stdioClient(app) });
       printConnectHelp(app, caller);
-      // Loaded here so the other commands never pay for the MCP server SDK.
-      const { serveMcpStdio } = await import('../../mcp/index.js');
       // Resolves when the client goes away, the connection breaks, or a signal arrives; the CLI then exits.
       await serveUntilStopped(app, flags, (shutdown) => {
-        const handle = serveMcpStdio(
-          app.gateway,
-          (err: Error) => {
-            // A message over the transport's read buffer closes the connection and pauses stdin:
-            // no more input can arrive, so stop rather than hang.
-            if (/ReadBuffer exceeded/i.test(err.message)) {
-              app.logger.error(`mcp: ${err.message}; the client connection is closed, stopping`);
-              shutdown(1);
-            } else app.logger.warn(`mcp: ${firstLine(err.message)}`);
-          },
-          { exposure: app.config.exposure, caller, ...agentRequests(app) },
-        );
+        const session = serveStdioSession(app, { project, stop: shutdown });
         process.stdin.once('end', () => shutdown(0));
         process.stdin.once('close', () => shutdown(0));
-        return { stop: () => handle.close().catch(() => undefined) };
+        return { stop: () => session.then((s) => s.close()) };
       });
     });
-}
-
-/** `registration.agentRequests`: where the fifth meta-tool's proposals go (never the bundled demo). */
-function agentRequests(app: App): { agentRequests?: ApprovalSite } {
-  if (!app.config.registration.agentRequests || app.source === 'demo') return {};
-  const site = { gateway: app.gateway, store: app.store, configPath: app.path, env: process.env };
-  return { agentRequests: { ...site, dataDir: app.dataDir } };
-}
-
-/** The project to serve, or a clear error listing the configured ones. */
-function checkProject(app: App, id: string): string {
-  const ids = app.gateway.projectIds();
-  if (ids.includes(id)) return id;
-  throw new CarteError(
-    'bad_input',
-    `--project ${JSON.stringify(id)} is not a configured project; the projects are ${ids.join(', ')}`,
-  );
-}
-
-/** SDK errors can carry a multi-line schema dump; one line is enough in the log. */
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length < text.length ? `${line} …` : line;
 }
 
 /** The `mcpServers` entry that starts this Carte over stdio, and how to run the CLI. */

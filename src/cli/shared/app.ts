@@ -44,10 +44,20 @@ export interface LoadedConfig {
   warnings: LoadResult['warnings'];
 }
 
+/** The data dir the flags and environment select (nothing is read from disk). */
+export function dataDirOf(flags: GlobalFlags): string {
+  return resolveDataDir({ ...opt('flag', flags.dataDir), ...userPlace() });
+}
+
+/** The unix socket a Carte serving HTTP opens in its data dir, for stdio sessions to relay to. */
+export function daemonSocketPath(dataDir: string): string {
+  return join(dataDir, 'carte.sock');
+}
+
 /** The data dir and config the flags and environment select (the only place that reads them). */
 export function loadConfig(flags: GlobalFlags): LoadedConfig {
   const env = process.env;
-  const dataDir = resolveDataDir({ ...opt('flag', flags.dataDir), ...userPlace() });
+  const dataDir = dataDirOf(flags);
   const { path, source } = resolveConfigPath({
     ...opt('flag', flags.config),
     ...userPlace(),
