@@ -24,7 +24,7 @@ export interface FloorRow {
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), 'http-floor-server.mjs');
 
 /** One floor server, listening. */
-async function startFloor(mode: 'bare' | 'proxy'): Promise<{ child: ChildProcess; url: string }> {
+export async function startFloor(mode: 'bare' | 'proxy'): Promise<{ child: ChildProcess; url: string }> {
   const args = [SERVER, mode, ...(mode === 'proxy' ? [referenceEntry('server-everything')] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve, reject) => {
@@ -39,7 +39,8 @@ async function startFloor(mode: 'bare' | 'proxy'): Promise<{ child: ChildProcess
   return { child, url: `http://127.0.0.1:${port}/mcp` };
 }
 
-function connection(url: string): RawConnection {
+/** The floor's `tools/call` POST: it needs no session, so nothing is recorded. */
+export function floorConnection(url: string): RawConnection {
   return {
     url,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -59,7 +60,7 @@ export async function httpFloorRows(
       step(`HTTP floor (${mode}), ${n} session(s)`);
       const floor = await startFloor(mode);
       const load = await RawLoad.start(
-        Array.from({ length: n }, () => connection(floor.url)),
+        Array.from({ length: n }, () => floorConnection(floor.url)),
         opts.processes,
       );
       try {

@@ -39,13 +39,23 @@ export function childrenOf(pid: number): { pid: number; cmd: string }[] {
     }
   });
   return pids.flatMap((child) => {
-    try {
-      const cmd = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' ').trim();
-      return [{ pid: child, cmd }];
-    } catch {
-      return [];
-    }
+    const cmd = commandLine(child);
+    return cmd === undefined ? [] : [{ pid: child, cmd }];
   });
+}
+
+/** A process's command line, arguments joined by spaces; undefined once it is gone. */
+export function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every process below `pid` (children, their children, ...), e.g. a server behind `sh -c`. */
+export function descendantsOf(pid: number): { pid: number; cmd: string }[] {
+  return childrenOf(pid).flatMap((c) => [c, ...descendantsOf(c.pid)]);
 }
 
 /** Linux reports CPU time in clock ticks; USER_HZ is 100 on every mainstream kernel. */

@@ -64,9 +64,11 @@ export async function recordCall(
     modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
   const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers }, fetch: recording }),
-  );
+  const transport = new StreamableHTTPClientTransport(new URL(target.url), {
+    requestInit: { headers },
+    fetch: recording,
+  });
+  await client.connect(transport);
   const viaCarte = target.token !== undefined;
   const name = viaCarte ? 'call_tool' : target.key.slice(target.key.indexOf('/') + 1);
   const message = { message: 'raw load' };
@@ -74,7 +76,16 @@ export async function recordCall(
   const result = await client.callTool({ name, arguments: args });
   if (result.isError === true) throw new Error(`the recorded call failed: ${JSON.stringify(result)}`);
   if (!seen) throw new Error(`no tools/call POST was seen going to ${target.url}`);
-  return { connection: cutBody(seen), close: () => client.close() };
+  return { connection: cutBody(seen), close: () => endSession(client, transport) };
+}
+
+/**
+ * Ends a legacy session with DELETE before closing (a server that starts a process per session,
+ * like supergateway, stops it then); a 2026-07-28 client has no session to end.
+ */
+export async function endSession(client: Client, transport: StreamableHTTPClientTransport): Promise<void> {
+  if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => undefined);
+  await client.close();
 }
 
 function cutBody(seen: { url: string; headers: Headers; body: string }): RawConnection {

@@ -1,13 +1,15 @@
-// Load bench: `npx tsx bench/load/run.ts [--quick] [--only stdio,decompose,http,face,raw,floor,pg,relay,faults,activity,audit]
+// Load bench: `npx tsx bench/load/run.ts [--quick]
+// [--only stdio,decompose,http,face,raw,floor,peers,pg,relay,faults,activity,audit]
 // [--clients 1,4,16] [--http-clients 1,4] [--face-clients 16] [--face-eras modern,legacy]
-// [--raw-clients 16] [--raw-procs 2] [--raw-baseline other/bin/carte.js] [--pg-url postgres://...]
-// [--pg-synchronous-commit off] [--relay-clients 16]
+// [--raw-clients 16] [--peer-clients 16] [--raw-procs 2] [--raw-baseline other/bin/carte.js]
+// [--pg-url postgres://...] [--pg-synchronous-commit off] [--relay-clients 16]
 // [--seconds S] [--warm-up S]` (npm run bench:load).
 // Concurrent MCP sessions call everything/echo through `carte serve` and straight to the server in
-// the same run (stdio and Streamable HTTP upstreams), the HTTP face on SQLite, on PostgreSQL and as
-// three replicas behind HAProxy (store-arms.ts), stdio sessions relayed to one daemon against
-// standalone ones (relay-arm.ts), then a fault run with a crashing upstream and
-// the cost of recording each call in the store (activity-write.ts) and of auditing it (audit-write.ts).
+// the same run (stdio and Streamable HTTP upstreams), against two other gateways (peers.ts, only
+// when named), the HTTP face on SQLite, on PostgreSQL and as three replicas behind HAProxy
+// (store-arms.ts), stdio sessions relayed to one daemon against standalone ones (relay-arm.ts),
+// then a fault run with a crashing upstream and the cost of recording each call in the store
+// (activity-write.ts) and of auditing it (audit-write.ts).
 // Prints markdown; writes bench/out/load.json.
 import { flag, hasFlag, numberFlag, requireBuild, tempDir } from '../core/paths.js';
 import { machine, machineLine, progress, writeJson } from '../core/report.js';
@@ -18,6 +20,8 @@ import { httpFaceRows } from './http-face.js';
 import { floorTable, httpFloorRows } from './http-floor.js';
 import { rawFaceRows } from './raw-face.js';
 import { relayRow, relayTable, type RelayRow } from './relay-arm.js';
+import { peerRows } from './peers.js';
+import { peerFigures, peerNote, peerTables } from './peer-tables.js';
 import { startEverythingHttp } from './http-upstream.js';
 import { arm, compareTable, cpuTable, decompositionTable, faultTable, overheadLine } from './tables.js';
 import { decompose } from './decompose.js';
@@ -45,6 +49,7 @@ const PARTS = [
   'face',
   'raw',
   'floor',
+  'peers',
   'pg',
   'relay',
   'faults',
@@ -53,10 +58,16 @@ const PARTS = [
 ] as const;
 type Part = (typeof PARTS)[number];
 
-/** `--only a,b`: the parts to run (all by default), so one arm can be measured again alone. */
+/**
+ * Part `peers` adds about 40 s (four servers, each warmed up and measured) to a full run of
+ * 135-170 s, so it runs only when named.
+ */
+const NOT_BY_DEFAULT: readonly Part[] = ['peers'];
+
+/** `--only a,b`: the parts to run (all but NOT_BY_DEFAULT by default), so one can be measured again alone. */
 function parts(): ReadonlySet<Part> {
   const raw = flag('only');
-  if (raw === undefined) return new Set(PARTS);
+  if (raw === undefined) return new Set(PARTS.filter((p) => !NOT_BY_DEFAULT.includes(p)));
   const list = raw.split(',');
   const bad = list.find((p) => !(PARTS as readonly string[]).includes(p));
   if (bad !== undefined) throw new Error(`--only takes parts from ${PARTS.join(',')}, not "${bad}"`);
@@ -78,12 +89,13 @@ function faceSpecs(
   quick: boolean,
   countsFlag = 'face-clients',
   erasByDefault = 'modern,legacy',
+  sessionsByDefault = quick ? '4' : '16',
 ): { sessions: number; era: 'modern' | 'legacy' }[] {
   const raw = flag('face-eras') ?? erasByDefault;
   const eras = raw.split(',');
   const bad = eras.find((e) => e !== 'modern' && e !== 'legacy');
   if (bad !== undefined) throw new Error(`--face-eras takes modern and/or legacy, not "${bad}"`);
-  return counts(countsFlag, quick ? '4' : '16').flatMap((sessions) =>
+  return counts(countsFlag, sessionsByDefault).flatMap((sessions) =>
     eras.map((era) => ({ sessions, era: era as 'modern' | 'legacy' })),
   );
 }
@@ -151,6 +163,15 @@ async function main(): Promise<void> {
           step,
         )
       : undefined;
+    // Issue 28's target is stated at 16 sessions: --quick keeps 16 here and only shortens the segments.
+    const peers = only.has('peers')
+      ? await peerRows(
+          tmp.dir,
+          faceSpecs(quick, 'peer-clients', 'modern', '16'),
+          { durationMs, rounds, warmUpMs, processes: numberFlag('raw-procs', 2) },
+          step,
+        )
+      : undefined;
     const stores = only.has('pg')
       ? await storeRows(
           tmp.dir,
@@ -206,6 +227,10 @@ async function main(): Promise<void> {
       '',
       floor ? `${floorTable(floor)}\n\n${FLOOR_NOTE}` : skipped,
       '',
+      '## Carte against other gateways (part `peers`)',
+      '',
+      peers ? `${peerTables(peers.rows)}\n\n${peerNote(peers.commands)}` : skipped,
+      '',
       '## The HTTP face on SQLite, PostgreSQL and three replicas (part `pg`)',
       '',
       stores === undefined
@@ -251,6 +276,13 @@ async function main(): Promise<void> {
         hang: { ...faults.hang, latencies: undefined },
       },
       floor,
+      peers: peers && {
+        commands: peers.commands,
+        rows: peers.rows.map((r) => ({
+          ...r,
+          arms: r.arms.map((a) => ({ ...a, stats: { ...a.stats, latencies: undefined }, ...peerFigures(a) })),
+        })),
+      },
       stores:
         typeof stores === 'string'
           ? stores
