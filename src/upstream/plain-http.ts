@@ -126,7 +126,8 @@ export class PlainHttpCalls {
         onProgress(update.progress);
         return true;
       };
-      req.on('response', (res) => this.read(res, id, { settle, progress }));
+      const done = () => settled;
+      req.on('response', (res) => this.read(res, id, { settle, progress, done }));
       req.end(body);
     });
   }
@@ -155,6 +156,8 @@ export class PlainHttpCalls {
     on: {
       settle: (outcome: Record<string, unknown> | Error) => void;
       progress: (message: Record<string, unknown>) => boolean;
+      /** Whether the call has settled (an answer's end then needs no error built: its stack costs). */
+      done: () => boolean;
     },
   ): void {
     const { settle } = on;
@@ -206,6 +209,7 @@ export class PlainHttpCalls {
     }
     res.on('error', (err) => settle(asError(err)));
     res.on('end', () => {
+      if (on.done()) return;
       const text = Buffer.concat(chunks).toString('utf8');
       if (status < 200 || status >= 300) {
         const data = { status, statusText: res.statusMessage ?? '', text };
