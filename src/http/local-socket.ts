@@ -5,13 +5,25 @@
 // they are trusted: a TCP request never is, whatever its headers say.
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
+import { RELAY_PATH, RELAY_PROJECT_HEADER, RELAY_UPGRADE } from '../mcp/index.js';
 import type { HttpApp } from './app.js';
 
 export interface LocalSocketHandle {
   path: string;
   stop(): Promise<void>;
+}
+
+/**
+ * Relayed stdio sessions (`carte serve` on stdio, src/mcp/relay.ts): `refusal` says why a project
+ * cannot be served (undefined: it can); `serve` takes the connection after its `Upgrade:
+ * carte-stdio` request, now a plain byte stream of MCP lines, one per line each way.
+ */
+export interface RelayedSessions {
+  refusal(project: string): string | undefined;
+  serve(stream: Duplex, project: string): void;
 }
 
 /** Why the socket is not served, for the operator's log. */
@@ -27,6 +39,7 @@ export interface LocalSocketRefusal {
 export async function listenLocal(
   app: HttpApp,
   path: string,
+  relayed?: RelayedSessions,
 ): Promise<LocalSocketHandle | LocalSocketRefusal> {
   const stale = await clearStale(path);
   if (stale !== undefined) return { refused: stale };
@@ -35,12 +48,43 @@ export async function listenLocal(
     if (!app.lane.take(req, res)) void toApp(req, res);
   });
   server.on('connection', (socket) => app.local.add(socket));
+  if (relayed)
+    server.on('upgrade', (req, socket: Socket, head: Buffer) => upgrade(req, socket, head, relayed));
   try {
     await bind(server, path);
   } catch (err) {
     return { refused: `cannot listen on ${path}: ${(err as Error).message}` };
   }
   return { path, stop: () => stop(server) };
+}
+
+/** Switches a relay's connection to a stdio session, or answers why not (and closes it). */
+function upgrade(
+  req: { url?: string; headers: Record<string, string | string[] | undefined> },
+  socket: Socket,
+  head: Buffer,
+  relayed: RelayedSessions,
+): void {
+  const refuse = (status: string, why: string): void => {
+    const body = Buffer.from(why);
+    socket.end(
+      `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${why}`,
+    );
+  };
+  if (req.url !== RELAY_PATH || String(req.headers.upgrade).toLowerCase() !== RELAY_UPGRADE)
+    return refuse(
+      '400 Bad Request',
+      `only "Upgrade: ${RELAY_UPGRADE}" on ${RELAY_PATH} switches protocols here`,
+    );
+  const named = req.headers[RELAY_PROJECT_HEADER];
+  const project = typeof named === 'string' && named !== '' ? named : 'default';
+  const refused = relayed.refusal(project);
+  if (refused !== undefined) return refuse('400 Bad Request', refused);
+  socket.write(
+    `HTTP/1.1 101 Switching Protocols\r\nupgrade: ${RELAY_UPGRADE}\r\nconnection: Upgrade\r\n\r\n`,
+  );
+  if (head.length > 0) socket.unshift(head);
+  relayed.serve(socket, project);
 }
 
 /** Stops accepting, lets requests in flight end (the app's stop ends the MCP streams), then drops the rest. */

@@ -22,7 +22,16 @@ export {
 export { META_TOOLS, metaTools, REQUEST_SERVER } from './meta-tools.js';
 export type { ExposureOptions } from './direct-mode.js';
 export { directNames, isProviderSafe } from './direct-names.js';
-export { findDaemon, relayStdio, type RelayHandle, type RelayOptions, type StartInProcess } from './relay.js';
+export {
+  findDaemon,
+  relayStdio,
+  RELAY_PATH,
+  RELAY_PROJECT_HEADER,
+  RELAY_UPGRADE,
+  type RelayHandle,
+  type RelayOptions,
+  type StartInProcess,
+} from './relay.js';
 
 /** Serves MCP on this process's stdin/stdout (both protocol eras). Nothing else may write to stdout. */
 export function serveMcpStdio(

@@ -1,14 +1,20 @@
 // `carte serve` on stdio, relayed to the Carte serving HTTP for the same data dir (docs/operations.md,
-// "One Carte for every stdio session"). The relay works at the JSON-RPC message level: each line the
-// client writes is POSTed to the daemon's /mcp over the data dir's unix socket (relay-channel.ts),
-// and every message of the answers (JSON or SSE, and the session's GET stream) goes to stdout as one
-// line. It keeps the client's `initialize`, so when the daemon goes away it starts the gateway in
-// process, replays that handshake there (its answer is dropped) and serves the session from then on.
-// A message the daemon surely never got is served in process; a request it may have got is answered
-// with an error: the client sees at most that one failed call.
+// "One Carte for every stdio session"). The relay opens the data dir's unix socket, asks the daemon
+// to switch the connection to a stdio session (`Upgrade: carte-stdio`), and from then on passes
+// lines both ways unchanged: the daemon serves the session exactly as `carte serve --standalone`
+// would on stdio. It reads the client's lines to keep its `initialize` and the ids of requests in
+// flight, and the daemon's to see which of them were answered; when the daemon goes away it starts
+// the gateway in process, replays that handshake there (its answer is dropped), answers each
+// request in flight with an error (the client sees at most those failed calls), and serves the
+// session from then on.
+import { connect, type Socket } from 'node:net';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { DaemonChannel, DaemonGone, errorMessage, modernHeaders, type Answer } from './relay-channel.js';
 import { isObject } from './tool-call.js';
+
+/** The upgrade token a relay asks for, the path it asks on, and its project's header. */
+export const RELAY_UPGRADE = 'carte-stdio';
+export const RELAY_PATH = '/relay';
+export const RELAY_PROJECT_HEADER = 'x-carte-project';
 
 /** The in-process gateway, served on the streams it is given; closed when the relay stops. */
 export type StartInProcess = (streams: {
@@ -17,9 +23,10 @@ export type StartInProcess = (streams: {
 }) => Promise<{ close(): Promise<void> }>;
 
 export interface RelayOptions {
+  /** The daemon's connection, switched to a stdio session (findDaemon). */
+  daemon: Socket;
+  /** Where the daemon listens, for the operator's note when it goes away. */
   socketPath: string;
-  /** The project the session acts in (`--project`); the daemon checks it. */
-  project: string;
   /** Starts the gateway in this process (the standalone path), once, if the daemon goes away. */
   startInProcess: StartInProcess;
   /** One line for the operator (stderr; never stdout). */
@@ -39,62 +46,92 @@ export interface RelayHandle {
 /** The id the replayed initialize is sent with, so its answer can be told apart and dropped. */
 const REPLAY_ID = 'carte-relay-initialize';
 
-/** JSON-RPC "internal error", for the one request the daemon took with it. */
+/** JSON-RPC "internal error", for the requests the daemon took with it. */
 const INTERNAL_ERROR = -32603;
 
 /** How long the probe waits for a daemon that accepted the connection. */
 const PROBE_TIMEOUT_MS = 3000;
 
 /**
- * Whether a daemon serves `socketPath`: true, false (none answers: serve standalone), or the
- * daemon's refusal (an unknown project), which the caller reports as the standalone path would.
+ * The daemon's connection switched to a stdio session for `project`; false when none answers at
+ * `socketPath` (serve standalone); the daemon's refusal (an unknown project) as it wrote it.
  */
-export async function findDaemon(
+export function findDaemon(
   socketPath: string,
   project: string,
-): Promise<boolean | { refused: string }> {
-  const channel = new DaemonChannel(socketPath, project);
-  try {
-    const probe = await channel.probe(PROBE_TIMEOUT_MS);
-    return probe === undefined ? false : 'ok' in probe ? true : probe;
-  } finally {
-    channel.close();
-  }
+): Promise<Socket | false | { refused: string }> {
+  return new Promise((resolve) => {
+    const socket = connect(socketPath);
+    let head = '';
+    const fail = () => {
+      socket.destroy();
+      resolve(false);
+    };
+    const timer = setTimeout(fail, PROBE_TIMEOUT_MS);
+    socket.once('error', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+    socket.once('connect', () =>
+      socket.write(
+        `GET ${RELAY_PATH} HTTP/1.1\r\nhost: localhost\r\nconnection: Upgrade\r\nupgrade: ${RELAY_UPGRADE}\r\n` +
+          `${RELAY_PROJECT_HEADER}: ${project}\r\n\r\n`,
+      ),
+    );
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1];
+      if (status !== '101') {
+        // A refusal: its body (content-length) follows the head, then the daemon closes.
+        socket.once('end', () => {
+          clearTimeout(timer);
+          const body = Buffer.from(head.slice(end + 4), 'latin1').toString('utf8');
+          resolve(status === '400' && body !== '' ? { refused: body } : false);
+        });
+        return;
+      }
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.removeAllListeners('error');
+      const rest = Buffer.from(head.slice(end + 4), 'latin1');
+      if (rest.length > 0) socket.unshift(rest);
+      resolve(socket);
+    };
+    socket.on('data', onData);
+  });
 }
 
 /** Relays this process's stdio session to the daemon, falling back to the gateway in process. */
 export function relayStdio(options: RelayOptions): RelayHandle {
-  const relay = new Relay(options);
-  return relay.start();
+  return new Relay(options).start();
 }
 
 type Message = Record<string, unknown>;
 
 class Relay {
-  private mode: 'daemon' | 'starting' | 'local' = 'daemon';
-  private readonly channel: DaemonChannel;
+  private mode: 'daemon' | 'starting' | 'local' | 'closed' = 'daemon';
   private readonly out: Writable;
   /** The client's initialize, and whether the client has its answer (then it is replayed in process). */
   private initialize: { line: string; answered: boolean; id: unknown } | undefined;
   private initialized: string | undefined;
-  private sessionId: string | undefined;
-  private protocolVersion: string | undefined;
-  /** Notifications and responses are sent in order; a request waits for those before it. */
-  private ordered: Promise<unknown> = Promise.resolve();
-  /** Modern-era requests in flight, by id: a notifications/cancelled closes their POST. */
-  private readonly modern = new Map<unknown, AbortController>();
-  private readonly stream = new AbortController();
+  /** The client's requests the daemon has not answered yet. */
+  private readonly inFlight = new Set<unknown>();
   private readonly queued: string[] = [];
   private local: { stdin: PassThrough; close(): Promise<void> } | undefined;
 
   constructor(private readonly options: RelayOptions) {
-    this.channel = new DaemonChannel(options.socketPath, options.project);
     this.out = options.stdout ?? process.stdout;
   }
 
   start(): RelayHandle {
+    const { daemon } = this.options;
+    daemon.on('error', () => undefined); // its close follows, and is what counts
+    daemon.once('close', () => void this.goLocal('its connection closed'));
+    void readLines(daemon, (line) => this.fromDaemon(line));
     const done = readLines(this.options.stdin ?? process.stdin, (line) => this.take(line));
-    const inProcess = () => this.mode !== 'daemon';
+    const inProcess = () => this.mode === 'starting' || this.mode === 'local';
     return {
       done,
       get inProcess() {
@@ -105,168 +142,51 @@ class Relay {
   }
 
   private async close(): Promise<void> {
-    this.stream.abort();
-    for (const c of this.modern.values()) c.abort();
-    this.channel.close();
+    if (this.mode === 'daemon') this.mode = 'closed';
+    this.options.daemon.destroy();
     this.local?.stdin.end();
     await this.local?.close();
   }
 
+  /** A line from the client: to the daemon (noting what the fallback needs), or to the gateway here. */
   private take(line: string): void {
     if (line.trim() === '') return;
     if (this.mode === 'local') return void this.local?.stdin.write(`${line}\n`);
-    if (this.mode === 'starting') return void this.queued.push(line);
+    if (this.mode !== 'daemon') return void this.queued.push(line);
     let message: unknown;
     try {
       message = JSON.parse(line);
     } catch {
-      return this.write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      message = undefined; // the daemon answers a parse error as the standalone path does
     }
-    if (!isObject(message)) return void this.send(line, {});
-    this.remember(line, message);
-    if (message.method === 'notifications/cancelled' && this.cancelModern(message)) return;
-    void this.send(line, message);
+    if (isObject(message)) this.remember(line, message);
+    this.options.daemon.write(`${line}\n`);
   }
 
   private remember(line: string, message: Message): void {
-    if (message.method === 'initialize' && 'id' in message)
+    const isRequest = typeof message.method === 'string' && 'id' in message;
+    if (isRequest) this.inFlight.add(message.id);
+    if (message.method === 'initialize' && isRequest)
       this.initialize = { line, answered: false, id: message.id };
     else if (message.method === 'notifications/initialized') this.initialized = line;
   }
 
-  /** A 2026-era request is cancelled by closing its POST (the spec's HTTP cancellation). */
-  private cancelModern(message: Message): boolean {
-    const params = isObject(message.params) ? message.params : {};
-    const controller = this.modern.get(params.requestId);
-    controller?.abort();
-    return controller !== undefined;
-  }
-
-  private async send(line: string, message: Message): Promise<void> {
-    const isRequest = typeof message.method === 'string' && 'id' in message;
-    const modern = isRequest ? modernHeaders(message) : undefined;
-    const controller = modern ? new AbortController() : undefined;
-    if (controller) this.modern.set(message.id, controller);
-    const post = async (): Promise<void> => {
+  /** A line from the daemon, to stdout as it is; a response settles its request in flight. */
+  private fromDaemon(line: string): void {
+    if (this.inFlight.size > 0) {
+      let message: unknown;
       try {
-        await this.deliver(line, message, modern, controller?.signal);
-      } catch (err) {
-        if (controller?.signal.aborted) return; // the client cancelled it: nothing to answer
-        if (!(err instanceof DaemonGone)) throw err;
-        this.daemonGone(err, line, isRequest ? message.id : undefined);
-      } finally {
-        if (controller) this.modern.delete(message.id);
+        message = JSON.parse(line);
+      } catch {
+        message = undefined;
       }
-    };
-    if (isRequest) {
-      await this.ordered;
-      return post();
-    }
-    const next = this.ordered.then(post);
-    this.ordered = next.catch(() => undefined);
-    return next;
-  }
-
-  private async deliver(
-    line: string,
-    message: Message,
-    modern?: Record<string, string>,
-    signal?: AbortSignal,
-  ): Promise<void> {
-    let answer = await this.channel.post(line, this.headers(modern), (m) => this.fromDaemon(m), signal);
-    // The daemon closed an idle session (or restarted): open a new one there and send again.
-    if (
-      answer.status === 404 &&
-      this.sessionId !== undefined &&
-      modern === undefined &&
-      (await this.reopen())
-    )
-      answer = await this.channel.post(line, this.headers(), (m) => this.fromDaemon(m), signal);
-    if (message.method === 'initialize' && answer.sessionId !== undefined) this.sessionId = answer.sessionId;
-    if (answer.status >= 300) this.refused(answer, message);
-    else if (message.method === 'notifications/initialized' && this.sessionId !== undefined) this.listen();
-  }
-
-  private headers(modern?: Record<string, string>): Record<string, string> {
-    if (modern) return modern;
-    const headers: Record<string, string> = {};
-    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
-    if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
-    return headers;
-  }
-
-  /**
-   * A message from the daemon (its JSON text): to the client as one line, except the answer to a
-   * replayed initialize. Most are passed on unparsed; the client's initialize answer is read once.
-   */
-  private fromDaemon(text: string): void {
-    const init = this.initialize;
-    const look = (init !== undefined && !init.answered) || text.includes(REPLAY_ID) || !text.startsWith('{');
-    if (!look && !text.includes('\n')) return void this.out.write(`${text}\n`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return; // not JSON: nothing a client could read
-    }
-    for (const m of Array.isArray(parsed) ? (parsed as unknown[]) : [parsed]) {
-      if (!isObject(m) || m.id === REPLAY_ID) continue;
-      if (init && !init.answered && 'id' in m && m.id === init.id && isObject(m.result)) {
-        init.answered = true;
-        if (typeof m.result.protocolVersion === 'string') this.protocolVersion = m.result.protocolVersion;
+      if (isObject(message) && 'id' in message && !('method' in message)) {
+        this.inFlight.delete(message.id);
+        const init = this.initialize;
+        if (init && !init.answered && message.id === init.id) init.answered = true;
       }
-      this.write(m);
     }
-  }
-
-  /** A non-2xx answer: a request gets the daemon's JSON-RPC error under its own id. */
-  private refused(answer: Answer, message: Message): void {
-    if (!('id' in message) || typeof message.method !== 'string') return;
-    const text = errorMessage(answer.errorBody) ?? `the Carte daemon answered HTTP ${answer.status}`;
-    this.write({ jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: text } });
-  }
-
-  /** Opens a new session on the daemon with the client's own initialize (its answer dropped). */
-  private async reopen(): Promise<boolean> {
-    if (this.initialize === undefined) return false;
-    this.sessionId = undefined;
-    const replay = JSON.stringify({ ...(JSON.parse(this.initialize.line) as Message), id: REPLAY_ID });
-    const answer = await this.channel.post(replay, {}, () => undefined);
-    if (answer.status >= 300 || answer.sessionId === undefined) return false;
-    this.sessionId = answer.sessionId;
-    if (this.initialized !== undefined)
-      await this.channel.post(this.initialized, this.headers(), () => undefined);
-    return true;
-  }
-
-  /** The session's GET stream: server messages outside any request (list_changed). */
-  private listen(): void {
-    this.channel
-      .listen(this.headers(), (m) => this.fromDaemon(m), this.stream.signal)
-      .catch((err: unknown) => {
-        if (this.stream.signal.aborted || !(err instanceof DaemonGone)) return;
-        // The stream broke, not ended: the daemon is likely gone; start in process now, not at the next call.
-        void this.goLocal(err.message);
-      });
-  }
-
-  private daemonGone(err: DaemonGone, line: string, requestId: unknown): void {
-    if (!err.delivered) {
-      // It never reached a daemon: serve it in process, in turn with what follows.
-      if (this.mode === 'daemon') void this.goLocal(err.message);
-      return this.take(line);
-    }
-    if (requestId !== undefined)
-      this.write({
-        jsonrpc: '2.0',
-        id: requestId,
-        error: {
-          code: INTERNAL_ERROR,
-          message:
-            'the Carte daemon went away during this request; Carte now serves this session in process: try again',
-        },
-      });
-    void this.goLocal(err.message);
+    this.out.write(`${line}\n`);
   }
 
   private async goLocal(why: string): Promise<void> {
@@ -275,11 +195,23 @@ class Relay {
     this.options.log(
       `carte: the daemon on ${this.options.socketPath} went away (${why}); serving this session in process`,
     );
-    this.stream.abort();
-    this.channel.close();
+    for (const id of this.inFlight)
+      if (this.initialize === undefined || id !== this.initialize.id || this.initialize.answered)
+        this.write({
+          jsonrpc: '2.0',
+          id,
+          error: {
+            code: INTERNAL_ERROR,
+            message:
+              'the Carte daemon went away during this request; Carte now serves this session in process: try again',
+          },
+        });
+    // An initialize the daemon never answered is sent again in process, as the client's own.
+    const resend = this.initialize !== undefined && !this.initialize.answered;
+    this.inFlight.clear();
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    this.forward(stdout);
+    this.forward(stdout, !resend && this.initialize !== undefined);
     try {
       const served = await this.options.startInProcess({ stdin, stdout });
       this.local = { stdin, close: () => served.close() };
@@ -289,8 +221,11 @@ class Relay {
       (this.options.stdin ?? process.stdin).destroy();
       return;
     }
-    if (this.initialize?.answered) {
-      stdin.write(`${JSON.stringify({ ...(JSON.parse(this.initialize.line) as Message), id: REPLAY_ID })}\n`);
+    if (this.initialize !== undefined) {
+      const line = resend
+        ? this.initialize.line
+        : JSON.stringify({ ...(JSON.parse(this.initialize.line) as Message), id: REPLAY_ID });
+      stdin.write(`${line}\n`);
       if (this.initialized !== undefined) stdin.write(`${this.initialized}\n`);
     }
     this.mode = 'local';
@@ -298,8 +233,8 @@ class Relay {
   }
 
   /** The in-process server's output to stdout, without the replayed initialize's answer. */
-  private forward(stdout: PassThrough): void {
-    let replayed = !this.initialize?.answered;
+  private forward(stdout: PassThrough, replaying: boolean): void {
+    let replayed = !replaying;
     void readLines(stdout, (line) => {
       if (!replayed && line.includes(REPLAY_ID)) {
         const m = JSON.parse(line) as unknown;

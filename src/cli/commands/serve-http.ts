@@ -3,7 +3,10 @@
 // then serve until SIGINT/SIGTERM: close the server, then the gateway.
 import { CarteError } from '../../errors.js';
 import { LOCAL_CALLER, listTokens } from '../../gateway/index.js';
+import type { Duplex } from 'node:stream';
+import type { RelayedSessions } from '../../http/index.js';
 import { daemonSocketPath, describeConfig, type App, type GlobalFlags } from '../shared/app.js';
+import { checkProject, serveStdioSession } from './serve-stdio.js';
 import { count, note } from '../shared/output.js';
 import { serveUntilStopped } from '../shared/serve-until-stopped.js';
 
@@ -58,10 +61,11 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
   );
   const server = await listenHttp(httpApp, { host, port });
   // Stdio sessions for this data dir relay to this process over a socket only this user can open.
+  const relayed = relayedSessions(app);
   const local =
     process.platform === 'win32'
       ? { refused: 'stdio sessions do not relay on Windows (no unix socket): each runs on its own' }
-      : await listenLocal(httpApp, daemonSocketPath(app.dataDir));
+      : await listenLocal(httpApp, daemonSocketPath(app.dataDir), relayed);
   if ('refused' in local) app.logger.warn(local.refused);
   if (!isLoopback(host)) await warnExposed(app, host, anonymousProject);
   const socket = 'refused' in local ? undefined : local.path;
@@ -69,9 +73,46 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
   await serveUntilStopped(app, flags, () => ({
     stop: async () => {
       const http = server.stop().catch((err: Error) => app.logger.warn(`http: ${err.message}`));
+      relayed.closeAll();
       await Promise.all([http, 'refused' in local ? undefined : local.stop()]);
     },
   }));
+}
+
+/**
+ * Stdio sessions relayed over the data dir's socket (src/mcp/relay.ts): each served here as the
+ * local operator of its project, exactly as `carte serve --standalone` would serve it on stdio.
+ */
+function relayedSessions(app: App): RelayedSessions & { closeAll(): void } {
+  const open = new Set<Duplex>();
+  return {
+    refusal: (project) => {
+      try {
+        checkProject(app, project);
+        return undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+    serve: (stream, project) => {
+      open.add(stream);
+      // A relay that goes away resets its connection: that ends its session, never the daemon.
+      stream.on('error', (err) => app.logger.debug(`relayed session: ${err.message}`));
+      const session = serveStdioSession(app, {
+        stdin: stream,
+        stdout: stream,
+        project,
+        stop: () => stream.destroy(),
+      });
+      stream.once('close', () => {
+        open.delete(stream);
+        void session.then((s) => s.close());
+      });
+    },
+    closeAll: () => {
+      for (const stream of open) stream.destroy();
+    },
+  };
 }
 
 function parsePort(value: string | number): number {

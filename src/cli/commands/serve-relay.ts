@@ -28,13 +28,13 @@ export async function serveRelayed(flags: ServeFlags): Promise<boolean> {
   const { findDaemon, relayStdio } = await import('../../mcp/index.js');
   const found = await findDaemon(socketPath, project);
   if (found === false) return false;
-  if (found !== true) throw new CarteError('bad_input', found.refused);
+  if ('refused' in found) throw new CarteError('bad_input', found.refused);
   note(
     `Relaying this session to the Carte serving ${dataDir} (${socketPath}); --standalone runs a gateway of its own.`,
   );
   const relay = relayStdio({
+    daemon: found,
     socketPath,
-    project,
     log: note,
     startInProcess: (streams) => startInProcess(flags, project, streams),
   });
