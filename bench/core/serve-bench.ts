@@ -1,6 +1,9 @@
 // (c) `carte serve` start-up with a synced catalog: spawn to the first `tools/list` answer, and to
-// the first `search_tools` answer (which builds the search index), over raw JSON-RPC on stdio.
+// the first `search_tools` answer (which builds the search index), over raw JSON-RPC on stdio, and
+// the process's memory then (VmRSS and its peak VmHWM from /proc, Linux only), holding the catalog
+// and its index (issue 28: < 150 MiB with the 7k-tool catalog).
 import { spawn } from 'node:child_process';
+import { memoryOf } from '../load/proc-info.js';
 import { BIN, cleanEnv } from './paths.js';
 import { median, ms } from './stats.js';
 import { table } from './report.js';
@@ -9,6 +12,9 @@ export interface ServeRun {
   toolsListMs: number;
   firstSearchMs: number;
   exitCode: number | null;
+  /** MiB after the first search answer; undefined where /proc is not there. */
+  rssMiB?: number;
+  peakMiB?: number;
 }
 
 const send = (m: object) => `${JSON.stringify(m)}\n`;
@@ -29,6 +35,7 @@ export function serveOnce(args: readonly string[], cwd: string, timeoutMs = 60_0
     const start = performance.now();
     const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd, env: cleanEnv(), stdio: 'pipe' });
     const times = new Map<number, number>();
+    let memory: { rssMiB: number; peakMiB: number } | undefined;
     let buffer = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -48,7 +55,10 @@ export function serveOnce(args: readonly string[], cwd: string, timeoutMs = 60_0
           const call = { name: 'search_tools', arguments: { query: 'read a file from disk' } };
           child.stdin.write(send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: call }));
         }
-        if (id === 3) child.stdin.end();
+        if (id === 3) {
+          memory = child.pid === undefined ? undefined : memoryOf(child.pid);
+          child.stdin.end();
+        }
       }
     });
     child.once('error', reject);
@@ -60,7 +70,7 @@ export function serveOnce(args: readonly string[], cwd: string, timeoutMs = 60_0
         reject(new Error(`carte serve exited (${code}) before answering: ${stderr.slice(-500)}`));
         return;
       }
-      resolve({ toolsListMs, firstSearchMs: searchMs, exitCode: code });
+      resolve({ toolsListMs, firstSearchMs: searchMs, exitCode: code, ...(memory ?? {}) });
     });
     child.stdin.write(send(INIT));
     child.stdin.write(send({ jsonrpc: '2.0', method: 'notifications/initialized' }));
@@ -92,11 +102,23 @@ export function serveTable(benches: readonly ServeBench[]): string {
       'min ms',
       'spawn to first `search_tools` answer p50 ms',
       'min ms',
+      'RSS after it MiB (median)',
+      'peak RSS MiB (max)',
     ],
     benches.map((b) => {
       const list = b.runs.map((r) => r.toolsListMs);
       const search = b.runs.map((r) => r.firstSearchMs);
-      return [b.label, ms(median(list)), ms(Math.min(...list)), ms(median(search)), ms(Math.min(...search))];
+      const rss = b.runs.flatMap((r) => (Number.isFinite(r.rssMiB) ? [r.rssMiB!] : []));
+      const peak = b.runs.flatMap((r) => (Number.isFinite(r.peakMiB) ? [r.peakMiB!] : []));
+      return [
+        b.label,
+        ms(median(list)),
+        ms(Math.min(...list)),
+        ms(median(search)),
+        ms(Math.min(...search)),
+        rss.length ? median(rss).toFixed(0) : '-',
+        peak.length ? Math.max(...peak).toFixed(0) : '-',
+      ];
     }),
   );
 }
