@@ -1,4 +1,10 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// The CLIs tests start inherit this: a user config of the machine's (~/.config/carte/carte.yaml)
+// must never change what a test sees. Tests that want a user config set their own.
+const noUserConfig = join(tmpdir(), 'carte-test-no-user-config');
 
 export default defineConfig({
   test: {
@@ -7,6 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    env: { XDG_CONFIG_HOME: noUserConfig },
     // A database per run for the store's PostgreSQL tests (skipped, loudly, without a server).
     globalSetup: ['src/store/test-pg-setup.ts'],
   },

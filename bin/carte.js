@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI lives in dist/cli (built by `npm run build`). A command is done when
+// Thin launcher: the CLI lives in dist/cli, bundled into dist/carte (both built by `npm run build`). A command is done when
 // main() resolves; the process then ends by itself once stdout has drained, because every command
 // closes what it opened (a pipe gets the whole output: issue 25). If a handle still holds the
 // process after the output is written, a grace timer that does not itself hold it ends the
@@ -12,7 +12,7 @@ process.stdout.on('error', (err) => {
   throw err;
 });
 
-import('../dist/cli/main.js')
+import('../dist/carte/main.js')
   .then((m) => m.main(process.argv.slice(2)))
   .catch((err) => {
     process.stderr.write(`carte: ${err && err.stack ? err.stack : String(err)}\n`);

@@ -1,6 +1,9 @@
 import type { CAC } from 'cac';
 import { DEFAULT_PROJECT, LOCAL_CALLER, localCaller, type CallerContext } from '../../gateway/index.js';
+import { existsSync } from 'node:fs';
+import { CarteError } from '../../errors.js';
 import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir, userConfigPath } from '../../config/index.js';
 import { clientSnippet } from '../shared/snippet.js';
@@ -54,12 +57,26 @@ export function registerServe(cli: CAC): void {
     });
 }
 
+/**
+ * This package's bin/carte.js: the nearest folder above this module that holds it, so the path is
+ * right from src/ (tests), dist/cli/ and the bundle in dist/carte/ alike.
+ */
+function carteBin(): string {
+  const start = dirname(fileURLToPath(import.meta.url));
+  for (let dir = start; ; dir = dirname(dir)) {
+    const bin = join(dir, 'bin', 'carte.js');
+    if (existsSync(bin)) return bin;
+    if (dirname(dir) === dir)
+      throw new CarteError('internal', `internal error (a bug): no bin/carte.js above ${start}`);
+  }
+}
+
 /** The `mcpServers` entry that starts this Carte over stdio, and how to run the CLI. */
 export function stdioClient(app: Pick<App, 'path' | 'source' | 'dataDir'>): {
   snippet: ReturnType<typeof clientSnippet>;
   carte: string;
 } {
-  const bin = fileURLToPath(new URL('../../../bin/carte.js', import.meta.url));
+  const bin = carteBin();
   // What a client started with no CARTE_* or XDG_* variables finds on its own.
   const bare = { env: {}, platform: process.platform, home: homedir() };
   const snippet = clientSnippet({

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { endianness } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PostingsTable } from './bm25f.js';
 import type { LexicalState } from './lexical-scorer.js';
@@ -22,7 +22,10 @@ let codeFingerprint: string | undefined;
  */
 function searchCodeFingerprint(): string {
   if (codeFingerprint === undefined) {
-    const dir = dirname(dirname(fileURLToPath(import.meta.url)));
+    // search/ is two levels up from here in src/ and dist/; from the bundle (dist/carte/) two
+    // levels up is dist/, whose search/ is the same build's compiled code.
+    const up = dirname(dirname(fileURLToPath(import.meta.url)));
+    const dir = basename(up) === 'search' ? up : join(up, 'search');
     const hash = createHash('sha256');
     for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
       if (!/\.(js|ts)$/.test(file) || /\.(test|d)\.ts$/.test(file)) continue;
