@@ -303,7 +303,7 @@ export class Gateway {
 
   /** A downstream session ended: record its tokens against the full listing's (`carte stats`). */
   endSession(ctx: CallerContext, report: SessionReport): void {
-    this.sessions.end(this.policies.forCaller(ctx), report);
+    this.sessions.end(this.policies.forCaller(ctx), report, ctx.projectId);
   }
 
   /** Every tool of the caller's project with its verdict, hidden ones too: for the operator (`carte tools`). */

@@ -79,8 +79,10 @@ export {
 } from './menu/budget-tool.js';
 export {
   createToken,
+  listProjectTokens,
   listTokens,
   resolveBearer,
+  revokeProjectToken,
   revokeToken,
   TOKEN_PREFIX,
   TOKEN_SCOPES,
@@ -115,3 +117,17 @@ export {
   type PendingProposal,
 } from './approvals.js';
 export { requestServer, type ServerRequestAnswer } from './agent-requests.js';
+export {
+  activityReport,
+  auditPage,
+  exportAudit,
+  readStats,
+  ACTIVITY_RANGES,
+  EXPORT_PAGE,
+  TOP_TOOLS,
+  type ActivityRangeId,
+  type ActivityReport,
+  type ActivityRequest,
+  type Stats,
+} from './trust/activity-report.js';
+export type { AuditCursor, CallBucket, ServerUsage } from '../store/index.js';

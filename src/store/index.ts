@@ -18,6 +18,9 @@ export type { VectorModel, VectorRow } from './sqlite/vectors-repo.js';
 export type {
   ActivityEvent,
   ActivityOptions,
+  ActivityRange,
+  CallBucket,
+  ServerUsage,
   ActivityOutcome,
   FinishedCall,
   HotScore,
@@ -26,7 +29,7 @@ export type {
   StartedEvent,
   ToolUsage,
 } from './sqlite/activity-repo.js';
-export type { AuditQuery, AuditRow } from './sqlite/audit-rows.js';
+export type { AuditCursor, AuditQuery, AuditRow } from './sqlite/audit-rows.js';
 export {
   ACTIVITY_DEFAULTS,
   HOT_DEFAULTS,

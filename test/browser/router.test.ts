@@ -14,6 +14,17 @@ describe('parseRoute', () => {
     ['#/search', { view: 'search', q: '' }],
     ['#/servers', { view: 'servers' }],
     ['#/approvals', { view: 'approvals' }],
+    ['#/tokens', { view: 'tokens' }],
+    ['#/activity', { view: 'activity', filters: { range: 'hour', tool: '', outcome: '', since: '' } }],
+    [
+      '#/activity?range=week&tool=a%2Fb&outcome=ok&since=24h',
+      { view: 'activity', filters: { range: 'week', tool: 'a/b', outcome: 'ok', since: '24h' } },
+    ],
+    [
+      '#/activity?range=year',
+      { view: 'activity', filters: { range: 'hour', tool: '', outcome: '', since: '' } },
+    ],
+    ['#/tokens/x', { view: 'missing', hash: '#/tokens/x' }],
     ['#/tool/only-server', { view: 'missing', hash: '#/tool/only-server' }],
     ['#/category/a/b', { view: 'missing', hash: '#/category/a/b' }],
     ['#/nope', { view: 'missing', hash: '#/nope' }],

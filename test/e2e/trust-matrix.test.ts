@@ -25,6 +25,7 @@ import {
 } from './trust-matrix-setup.js';
 import { answerOf, buildOps, type Catalog, type Op } from './trust-matrix-ops.js';
 import { plainCallTool } from '../../src/mcp/index.js';
+import { describeRestMatrix } from './trust-matrix-rest.js';
 
 // Slow: the trust matrix of issue 15. Every token (each project x each scope, resolved from a
 // real bearer header) x every request an agent can send through the MCP face (search, browse at
@@ -345,6 +346,15 @@ describe('operator views of an admin token', () => {
     );
   });
 });
+
+describeRestMatrix(() => ({
+  gateway: main.gateway,
+  store: main.store,
+  projects: PROJECTS,
+  callers: CALLERS,
+  tokens,
+  needles: () => configNeedles,
+}));
 
 async function attempt(fn: () => unknown): Promise<unknown> {
   try {

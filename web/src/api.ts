@@ -73,6 +73,64 @@ export interface ApproveResult {
   discovery?: { status: string; toolCount: number; error?: string };
 }
 
+export interface Bucket {
+  at: number;
+  calls: number;
+  errors: number;
+}
+export interface ToolUsage {
+  key: string;
+  calls: number;
+  errors: number;
+  errorRate: number;
+  p50Ms: number;
+  lastUsedAt: string;
+}
+export interface ServerUsage {
+  server: string;
+  calls: number;
+  errors: number;
+  errorRate: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+export interface Activity {
+  range: 'hour' | 'week';
+  project: string;
+  bucketMs: number;
+  series: Bucket[];
+  servers: ServerUsage[];
+  sessions: number;
+  tokensSent: number;
+  tokensListing: number;
+  tokensSaved: number;
+  savedRatio: number | null;
+  calls: number;
+  errors: number;
+  topTools: ToolUsage[];
+}
+export interface AuditRow {
+  id: number;
+  at: string;
+  kind: string;
+  tokenId: string | null;
+  project: string | null;
+  key: string | null;
+  outcome: string;
+  durationMs: number;
+  detail: string | null;
+}
+export interface TokenInfo {
+  id: string;
+  name: string | null;
+  project: string;
+  scopes: string[];
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
 /** A failed request: the server's `{error: {code, message}}`, or status 0 when it could not be reached. */
 export class ApiError extends Error {
   constructor(
@@ -86,6 +144,17 @@ export class ApiError extends Error {
 
 /** Calls the API with the stored token; resolves to the JSON body or throws an ApiError. */
 export async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await request(method, path, body);
+  return (await res.json()) as T;
+}
+
+/** GETs a file (the audit export) with the stored token; resolves to its bytes or throws an ApiError. */
+export async function apiBlob(path: string): Promise<Blob> {
+  return (await request('GET', path)).blob();
+}
+
+/** Sends one request; a non-2xx answer throws an ApiError with the server's message. */
+async function request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
@@ -100,12 +169,10 @@ export async function api<T>(method: 'GET' | 'POST', path: string, body?: unknow
   } catch (err) {
     throw new ApiError(0, 'network', `cannot reach Carte (${String(err)})`);
   }
+  if (res.ok) return res;
   const data = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-  if (!res.ok) {
-    const e = data?.error;
-    throw new ApiError(res.status, e?.code ?? 'http', e?.message ?? `HTTP ${res.status} from ${path}`);
-  }
-  return data as T;
+  const e = data?.error;
+  throw new ApiError(res.status, e?.code ?? 'http', e?.message ?? `HTTP ${res.status} from ${path}`);
 }
 
 /** `server/tool` as the two encoded path segments the tool routes take. */

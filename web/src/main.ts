@@ -3,11 +3,13 @@ import { api, ApiError, type Me } from './api.js';
 import { getToken, loginCode, setToken } from './auth.js';
 import { h } from './dom.js';
 import { parseRoute, type Route } from './router.js';
+import { activityView } from './views/activity.js';
 import { approvalsView } from './views/approvals.js';
-import { errorPanel, tokenForm, type ViewContext } from './views/common.js';
+import { errorPanel, hasScope, tokenForm, type ViewContext } from './views/common.js';
 import { homeView } from './views/home.js';
 import { categoryView, searchView, serverView } from './views/lists.js';
 import { serversView } from './views/servers.js';
+import { tokensView } from './views/tokens.js';
 import { toolView } from './views/tool.js';
 
 const main = document.getElementById('main')!;
@@ -38,6 +40,10 @@ function viewFor(r: Route): Promise<Node[]> {
       return serversView(ctx);
     case 'approvals':
       return approvalsView(ctx);
+    case 'activity':
+      return activityView(r.filters, ctx);
+    case 'tokens':
+      return tokensView();
     case 'missing':
       return Promise.resolve([h('h1', { tabindex: -1 }, 'Not found'), h('p', {}, `Nothing at ${r.hash}.`)]);
   }
@@ -97,6 +103,9 @@ function drawSession(): void {
       ]
     : [];
   session.replaceChildren(...who, signOut);
+  // Tokens are an admin's business; the link shows only to those the API would answer.
+  const tokens = document.querySelector<HTMLElement>('nav a[data-view="tokens"]');
+  if (tokens) tokens.hidden = !hasScope(me, 'admin');
 }
 
 function showSignIn(): void {

@@ -1,4 +1,7 @@
-/** Hash routes: `#/`, `#/category/web`, `#/server/id`, `#/tool/server/name`, `#/search?q=`, `#/servers`, `#/approvals`. */
+/**
+ * Hash routes: `#/`, `#/category/web`, `#/server/id`, `#/tool/server/name`, `#/search?q=`, `#/servers`,
+ * `#/approvals`, `#/activity?range=&tool=&outcome=&since=`, `#/tokens`.
+ */
 export type Route =
   | { view: 'home' }
   | { view: 'category'; id: string }
@@ -7,7 +10,17 @@ export type Route =
   | { view: 'search'; q: string }
   | { view: 'servers' }
   | { view: 'approvals' }
+  | { view: 'activity'; filters: ActivityFilters }
+  | { view: 'tokens' }
   | { view: 'missing'; hash: string };
+
+/** The activity view's chart range and audit filters, as the hash carries them ('' when unset). */
+export interface ActivityFilters {
+  range: 'hour' | 'week';
+  tool: string;
+  outcome: string;
+  since: string;
+}
 
 /** The route a location hash names (unknown hashes give `missing`, never an exception). */
 export function parseRoute(hash: string): Route {
@@ -29,5 +42,15 @@ export function parseRoute(hash: string): Route {
   if (head === 'search' && !a) return { view: 'search', q: params.get('q') ?? '' };
   if (head === 'servers' && !a) return { view: 'servers' };
   if (head === 'approvals' && !a) return { view: 'approvals' };
+  if (head === 'tokens' && !a) return { view: 'tokens' };
+  if (head === 'activity' && !a) {
+    const filters = {
+      range: params.get('range') === 'week' ? ('week' as const) : ('hour' as const),
+      tool: params.get('tool') ?? '',
+      outcome: params.get('outcome') ?? '',
+      since: params.get('since') ?? '',
+    };
+    return { view: 'activity', filters };
+  }
   return { view: 'missing', hash };
 }

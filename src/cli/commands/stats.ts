@@ -1,29 +1,8 @@
 import type { CAC } from 'cac';
-import type { Store, ToolUsage } from '../../gateway/index.js';
+import { readStats, type Stats } from '../../gateway/index.js';
 import { openApp, type GlobalFlags } from '../shared/app.js';
 import { parseDurationFlag } from '../shared/flags.js';
 import { count, formatMs, formatPercent, formatTable, out, outJson } from '../shared/output.js';
-
-/** Tools listed under "top tools". */
-const TOP_TOOLS = 5;
-
-/** `carte stats --json` (field names are stable: docs/cli.md). */
-export interface Stats {
-  /** ISO start of the range, or null for all the activity kept (90 days by default). */
-  since: string | null;
-  /** Downstream sessions that ended in the range, and their token sums. */
-  sessions: number;
-  tokensSent: number;
-  tokensListing: number;
-  /** tokensListing - tokensSent: negative when Carte sent more than a full listing would have cost. */
-  tokensSaved: number;
-  /** tokensSaved / tokensListing, or null with no listing to compare. */
-  savedRatio: number | null;
-  /** Tool calls in the range, and those that did not end ok (tool errors and Carte's). */
-  calls: number;
-  errors: number;
-  topTools: ToolUsage[];
-}
 
 /** `carte stats [--since 7d]`: sessions, tokens saved against the full listing, calls and the most used tools. */
 export function registerStats(cli: CAC): void {
@@ -35,34 +14,13 @@ export function registerStats(cli: CAC): void {
       const range = parseDurationFlag('--since', flags.since);
       const app = await openApp(flags);
       try {
-        const stats = await readStats(app.store, range === undefined ? undefined : Date.now() - range);
+        const stats = await readStats(app.store, range === undefined ? {} : { since: Date.now() - range });
         if (flags.json) return outJson(stats);
         out(formatStats(stats, flags.since));
       } finally {
         await app.close();
       }
     });
-}
-
-async function readStats(store: Store, since: number | undefined): Promise<Stats> {
-  const range = since === undefined ? {} : { since };
-  const [s, usage, keys] = await Promise.all([
-    store.activity.sessionStats(range),
-    store.activity.usageByTool(range),
-    store.tools.listKeys(),
-  ]);
-  const tokensSaved = s.tokensListing - s.tokensSent;
-  const known = new Set(keys);
-  return {
-    since: since === undefined ? null : new Date(since).toISOString(),
-    ...s,
-    tokensSaved,
-    savedRatio: s.tokensListing > 0 ? tokensSaved / s.tokensListing : null,
-    calls: usage.reduce((n, u) => n + u.calls, 0),
-    errors: usage.reduce((n, u) => n + u.errors, 0),
-    // Calls to unknown keys count as calls and errors above, but they are not tools.
-    topTools: usage.filter((u) => known.has(u.key)).slice(0, TOP_TOOLS),
-  };
 }
 
 function formatStats(s: Stats, since: string | undefined): string {

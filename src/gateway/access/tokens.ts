@@ -3,7 +3,7 @@ import { closestKeys } from '../../catalog/index.js';
 import { CarteError, quote } from '../../errors.js';
 import type { Store } from '../../store/index.js';
 import type { CallerContext } from './context.js';
-import type { Scope } from './scopes.js';
+import { requireScope, type Scope } from './scopes.js';
 
 // Bearer tokens (issue 15, docs/security.md "Tokens"): the secret is shown once, only its sha256
 // is stored, and a token resolves to the CallerContext of its project and scopes.
@@ -209,4 +209,27 @@ function unauthorized(message: string): CarteError {
 
 function isoMinute(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The tokens of the caller's project, oldest first (admin): another project's are not shown. */
+export async function listProjectTokens(store: Store, caller: CallerContext): Promise<TokenInfo[]> {
+  requireScope(caller, 'admin', 'listing tokens');
+  return (await listTokens(store)).filter((t) => t.project === caller.projectId);
+}
+
+/**
+ * Revokes a token of the caller's project by id (admin). Another project's token answers as an
+ * unknown id, with no did-you-mean: ids of other projects are never named.
+ */
+export async function revokeProjectToken(
+  store: Store,
+  caller: CallerContext,
+  id: string,
+  now: number,
+): Promise<{ token: TokenInfo; revoked: boolean }> {
+  requireScope(caller, 'admin', 'revoking a token');
+  const row = await store.tokens.get(id);
+  if (row?.project !== caller.projectId)
+    throw new CarteError('bad_input', `unknown token id ${quote(id, 40)}`);
+  return revokeToken(store, id, now);
 }

@@ -54,11 +54,16 @@ export class SessionLedger {
   }
 
   /** Records the session and logs what it saved; `close` waits for it. */
-  end(policy: VisibilityPolicy, report: SessionReport): void {
+  end(policy: VisibilityPolicy, report: SessionReport, project: string): void {
     const write = this.listingTokens(policy)
       .then(async (tokensListing) => {
         const durationMs = Math.max(0, Date.now() - report.startedAt);
-        await this.store.activity.recordSession({ durationMs, tokensSent: report.tokensSent, tokensListing });
+        await this.store.activity.recordSession({
+          durationMs,
+          tokensSent: report.tokensSent,
+          tokensListing,
+          project,
+        });
         const saved = tokensListing - report.tokensSent;
         this.logger.info(
           `session ended after ${Math.round(durationMs / 1000)} s: Carte sent ${count(report.tokensSent, 'token')}; listing every tool would have cost ${count(tokensListing, 'token')} (${saved >= 0 ? `saved ${count(saved, 'token')}` : `${count(-saved, 'token')} more`})`,

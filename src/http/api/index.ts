@@ -3,12 +3,14 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import { CarteError } from '../../errors.js';
 import type { HttpDeps, HttpEnv } from '../shared/types.js';
+import { registerActivity } from './activity.js';
 import { registerApprovals } from './approvals.js';
 import { registerAudit } from './audit.js';
 import { registerMenu } from './menu.js';
 import { registerOpenApi } from './openapi.js';
 import { registerSearch } from './search.js';
 import { registerServers } from './servers.js';
+import { registerTokens } from './tokens.js';
 import { registerTools } from './tools.js';
 
 export { AUDIT_LIMITS, parseSince } from './audit.js';
@@ -31,6 +33,8 @@ export function apiRoutes(deps: HttpDeps): OpenAPIHono<HttpEnv> {
   registerServers(app, deps);
   registerApprovals(app, deps);
   registerAudit(app, deps);
+  registerActivity(app, deps);
+  registerTokens(app, deps);
   registerOpenApi(app, API_VERSION);
   return app;
 }

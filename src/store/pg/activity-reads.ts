@@ -1,7 +1,7 @@
-// The activity table's reads on PostgreSQL: usage, the hot list and the audit log, with the
+// The activity table's reads on PostgreSQL: the hot list and the audit log (usage: activity-stats.ts), with the
 // results of ActivityRepo's (../activity-repo.ts, ../audit-rows.ts).
 import { CarteError } from '../../errors.js';
-import { HOT_DEFAULTS, STARTED, type HotScore, type ToolUsage } from '../sqlite/activity-repo.js';
+import { HOT_DEFAULTS, type HotScore } from '../sqlite/activity-repo.js';
 import { toAuditRow, type AuditQuery, type AuditRow } from '../sqlite/audit-rows.js';
 import { rawRows, rows, type Queryable } from './db.js';
 
@@ -10,33 +10,6 @@ const DAY_MS = 86_400_000;
 const HOT_HORIZON_HALF_LIVES = 20;
 /** Rows written before projects existed belong to the one project there was. */
 const DEFAULT_PROJECT_ID = 'default';
-
-/**
- * Per tool in one statement. percentile_disc(0.5) is the lower median SQLite's repository
- * computes in JS (the first value whose cumulative share reaches 0.5: the ⌈n/2⌉-th smallest).
- */
-export async function usageByTool(q: Queryable, since: number | undefined): Promise<ToolUsage[]> {
-  const sql = `SELECT key, count(*) AS calls, count(*) FILTER (WHERE outcome <> 'ok') AS errors,
-                 percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50, max(at) AS last
-               FROM activity WHERE kind = 'call' AND outcome <> '${STARTED}'
-                 AND ($1::bigint IS NULL OR at >= $1::bigint)
-               GROUP BY key`;
-  const found = await rows<{ key: string; calls: number; errors: number; p50: number; last: number }>(
-    q,
-    sql,
-    [since ?? null],
-  );
-  return found
-    .map((t) => ({
-      key: t.key,
-      calls: t.calls,
-      errors: t.errors,
-      errorRate: t.errors / t.calls,
-      p50Ms: t.p50,
-      lastUsedAt: new Date(t.last).toISOString(),
-    }))
-    .sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1));
-}
 
 /** Each tool's calls that reached it weighted by 2^-(age / half-life), highest first. */
 export async function hotScores(
@@ -89,7 +62,13 @@ export async function auditRows(
   if (query.project !== undefined) add((n) => `project = ${n}`, query.project);
   if (query.key !== undefined) add((n) => `key = ${n}`, query.key);
   if (query.kinds !== undefined) add((n) => `kind = ANY(${n}::text[])`, [...query.kinds]);
+  if (query.outcome !== undefined) add((n) => `outcome = ${n}`, query.outcome);
   const dir = order === 'newest' ? 'DESC' : 'ASC';
+  if (query.after !== undefined) {
+    const past = order === 'newest' ? '<' : '>';
+    values.push(query.after.at, query.after.id);
+    where.push(`(at, id) ${past} ($${values.length - 1}::bigint, $${values.length}::bigint)`);
+  }
   const sql = `SELECT id, at, kind, request_id, token_id, project, key, server, outcome, duration_ms,
                  result_bytes, args_digest, args, detail
                FROM activity${where.length ? ` WHERE ${where.join(' AND ')}` : ''}

@@ -16,8 +16,10 @@ import {
   type StartedEvent,
   type ToolUsage,
 } from '../sqlite/activity-repo.js';
+import type { ActivityRange, CallBucket, ServerUsage } from '../sqlite/activity-stats.js';
 import type { AuditQuery, AuditRow } from '../sqlite/audit-rows.js';
-import { auditRows, hotScores, usageByTool } from './activity-reads.js';
+import { auditRows, hotScores } from './activity-reads.js';
+import { callSeries, sessionStats, usageByServer, usageByTool } from './activity-stats.js';
 import { changes, rawRows, row, type Queryable } from './db.js';
 import { TurnGroup, writeTurn, type TurnWrite } from './activity-group.js';
 
@@ -121,25 +123,32 @@ export class PgActivityRepo implements ActivityContract {
     }
     await changes(
       this.q,
-      `INSERT INTO activity (at, kind, outcome, duration_ms, tokens_sent, tokens_listing)
-       VALUES ($1, 'session', 'ok', $2, $3, $4)`,
-      [event.at ?? Date.now(), roundMs(event.durationMs), tokensSent, tokensListing],
+      `INSERT INTO activity (at, kind, outcome, duration_ms, tokens_sent, tokens_listing, project)
+       VALUES ($1, 'session', 'ok', $2, $3, $4, $5)`,
+      [event.at ?? Date.now(), roundMs(event.durationMs), tokensSent, tokensListing, event.project ?? null],
       'carte_activity_session',
     );
     await this.counted();
   }
 
-  /** Sessions ended since `since` (epoch ms; all kept ones when absent) and their token sums. */
-  async sessionStats(opts: { since?: number } = {}): Promise<SessionStats> {
-    const sql = `SELECT count(*) AS sessions, coalesce(sum(tokens_sent), 0) AS "tokensSent",
-                 coalesce(sum(tokens_listing), 0) AS "tokensListing"
-                 FROM activity WHERE kind = 'session' AND ($1::bigint IS NULL OR at >= $1::bigint)`;
-    return (await row<SessionStats>(this.q, sql, [opts.since ?? null]))!;
+  /** Sessions ended in the range and their token sums. */
+  async sessionStats(range: ActivityRange = {}): Promise<SessionStats> {
+    return sessionStats(this.q, range);
   }
 
-  /** Calls, errors, median duration and last use of every tool called since `since`, most called first. */
-  async usageByTool(opts: { since?: number } = {}): Promise<ToolUsage[]> {
-    return usageByTool(this.q, opts.since);
+  /** Calls, errors, median duration and last use of every tool called in the range, most called first. */
+  async usageByTool(range: ActivityRange = {}): Promise<ToolUsage[]> {
+    return usageByTool(this.q, range);
+  }
+
+  /** Finished calls per `bucketMs` since `since`, oldest first; empty buckets left out. */
+  async callSeries(range: ActivityRange & { since: number; bucketMs: number }): Promise<CallBucket[]> {
+    return callSeries(this.q, range);
+  }
+
+  /** Each server's calls, errors and p50/p95 durations in the range, most called first. */
+  async usageByServer(range: ActivityRange = {}): Promise<ServerUsage[]> {
+    return usageByServer(this.q, range);
   }
 
   /** Each tool's recency-weighted calls (see ActivityRepo.hotScores). */

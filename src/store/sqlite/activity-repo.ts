@@ -1,14 +1,27 @@
 import { CarteError, type ErrorCode } from '../../errors.js';
 import type { ActivityKind } from './types.js';
 import { auditSelect, toAuditRow, type AuditQuery, type AuditRow } from './audit-rows.js';
+import {
+  callSeries,
+  rangeParams,
+  usageByServer,
+  usageByTool,
+  DEFAULT_PROJECT_ID,
+  RANGE_SQL,
+  STARTED,
+  type ActivityRange,
+  type CallBucket,
+  type ServerUsage,
+  type ToolUsage,
+} from './activity-stats.js';
 import { GroupCommit } from './group-commit.js';
 import { prepared, type Db } from './sqlite.js';
 
 /** How an event ended: `ok`, the upstream's own `isError` result, or the gateway's error code. */
 export type ActivityOutcome = 'ok' | 'tool_error' | ErrorCode;
 
-/** The outcome of a call's row between `begin` and `finish`; one left so is a call that never finished. */
-export const STARTED = 'started';
+export { STARTED };
+export type { ActivityRange, CallBucket, ServerUsage, ToolUsage };
 
 /** One event to record. A `call` needs its tool key and server. */
 export interface ActivityEvent {
@@ -53,6 +66,8 @@ export interface SessionEvent {
   tokensSent: number;
   /** Tokens the full listing of the tools visible to the session would have cost, a whole number >= 0. */
   tokensListing: number;
+  /** The session's project (absent: counted as `default`'s). */
+  project?: string;
 }
 
 /** Sessions ended in a time range and their token sums (`carte stats`). */
@@ -60,20 +75,6 @@ export interface SessionStats {
   sessions: number;
   tokensSent: number;
   tokensListing: number;
-}
-
-/** One tool's calls in a time range (`carte tools --usage`). */
-export interface ToolUsage {
-  key: string;
-  calls: number;
-  /** Calls that did not end `ok`: the tool's own errors and Carte's. */
-  errors: number;
-  /** errors / calls, 0..1. */
-  errorRate: number;
-  /** Median duration of all its calls, failures included (the lower median: the ⌈n/2⌉-th smallest). */
-  p50Ms: number;
-  /** ISO time of the latest call. */
-  lastUsedAt: string;
 }
 
 /** A tool's recency-weighted call count. */
@@ -103,9 +104,6 @@ export const HOT_DEFAULTS = { halfLifeDays: 7, limit: 50 } as const;
 /** A periodic prune runs every this many writes and deletes at most PRUNE_BATCH rows per rule: a bounded pause. */
 export const PRUNE_EVERY = 1000;
 export const PRUNE_BATCH = 5000;
-
-/** Rows written before projects existed (store schema 7) belong to the one project there was. */
-const DEFAULT_PROJECT_ID = 'default';
 
 /** Calls older than this many half-lives weigh under 2^-20 and are not read by hotScores. */
 const HOT_HORIZON_HALF_LIVES = 20;
@@ -138,8 +136,8 @@ export class ActivityRepo {
     );
     this.insertSession = prepared(
       db,
-      `INSERT INTO activity (at, kind, outcome, duration_ms, tokens_sent, tokens_listing)
-       VALUES (?, 'session', 'ok', ?, ?, ?)`,
+      `INSERT INTO activity (at, kind, outcome, duration_ms, tokens_sent, tokens_listing, project)
+       VALUES (?, 'session', 'ok', ?, ?, ?, ?)`,
     );
     this.group = new GroupCommit(db);
   }
@@ -249,25 +247,35 @@ export class ActivityRepo {
       roundMs(event.durationMs),
       event.tokensSent,
       event.tokensListing,
+      event.project ?? null,
     );
     if (++this.writes % PRUNE_EVERY === 0) this.pruneExpired();
   }
 
   /**
-   * Sessions ended since `since` (epoch ms; all kept ones when absent) and their token sums. With
-   * `since` the time index finds the range; without it the table is scanned (there is no index by kind).
+   * Sessions ended in the range (all kept ones without `since`; every project's without `project`)
+   * and their token sums. With `since` the time index finds the range; without it the table is scanned.
    */
-  sessionStats(opts: { since?: number } = {}): SessionStats {
-    const range = opts.since === undefined ? '' : ' AND at >= @since';
+  sessionStats(range: ActivityRange = {}): SessionStats {
     const sql = `SELECT count(*) AS sessions, coalesce(sum(tokens_sent), 0) AS tokensSent,
                  coalesce(sum(tokens_listing), 0) AS tokensListing
-                 FROM activity WHERE kind = 'session'${range}`;
-    return prepared(this.db, sql).get(opts.since === undefined ? {} : { since: opts.since }) as SessionStats;
+                 FROM activity WHERE kind = 'session' AND ${RANGE_SQL}`;
+    return prepared(this.db, sql).get(rangeParams(range)) as SessionStats;
   }
 
-  /** Calls, errors, median duration and last use of every tool called since `since` (epoch ms), most called first. */
-  usageByTool(opts: { since?: number } = {}): ToolUsage[] {
-    return this.readUsage(opts.since);
+  /** Calls, errors, median duration and last use of every tool called in the range, most called first. */
+  usageByTool(range: ActivityRange = {}): ToolUsage[] {
+    return usageByTool(this.db, range);
+  }
+
+  /** Finished calls per `bucketMs` since `since` (activity-stats.ts), oldest first; empty buckets left out. */
+  callSeries(q: ActivityRange & { since: number; bucketMs: number }): CallBucket[] {
+    return callSeries(this.db, q);
+  }
+
+  /** Each server's calls, errors and p50/p95 durations in the range, most called first. */
+  usageByServer(range: ActivityRange = {}): ServerUsage[] {
+    return usageByServer(this.db, range);
   }
 
   /**
@@ -336,49 +344,11 @@ export class ActivityRepo {
   count(): number {
     return prepared(this.db, 'SELECT count(*) FROM activity').pluck().get() as number;
   }
-
-  // One statement, one pass: the medians are sorted in JS per tool. Measured on 100k rows, this is
-  // faster than SQL's window functions (row_number() OVER (PARTITION BY key ORDER BY duration_ms))
-  // plus a GROUP BY for the totals (docs/benchmarks.md, "Activity write"). With `since` the time
-  // index finds the range; without it the rows are scanned.
-  private readUsage(since: number | undefined): ToolUsage[] {
-    const range = since === undefined ? '' : ' AND at >= @since';
-    // A `started` row is a call in flight or one that never finished: neither a success nor a known failure.
-    const sql = `SELECT key, duration_ms, outcome = 'ok', at FROM activity
-                 WHERE kind = 'call' AND outcome <> '${STARTED}'${range}`;
-    const rows = prepared(this.db, sql)
-      .raw()
-      .iterate(since === undefined ? {} : { since }) as IterableIterator<[string, number, number, number]>;
-    const tools = new Map<string, { durations: number[]; errors: number; last: number }>();
-    for (const [key, durationMs, ok, at] of rows) {
-      let t = tools.get(key);
-      if (!t) tools.set(key, (t = { durations: [], errors: 0, last: at }));
-      t.durations.push(durationMs);
-      t.errors += 1 - ok;
-      if (at > t.last) t.last = at;
-    }
-    return [...tools]
-      .map(([key, t]) => ({
-        key,
-        calls: t.durations.length,
-        errors: t.errors,
-        errorRate: t.errors / t.durations.length,
-        p50Ms: lowerMedian(t.durations),
-        lastUsedAt: new Date(t.last).toISOString(),
-      }))
-      .sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1));
-  }
 }
 
 /** µs resolution is plenty and reads well in sqlite3 (both engines round so). */
 export function roundMs(ms: number): number {
   return Math.round(ms * 1000) / 1000;
-}
-
-/** The ⌈n/2⌉-th smallest value (n > 0). */
-function lowerMedian(values: number[]): number {
-  const sorted = Float64Array.from(values).sort();
-  return sorted[(sorted.length - 1) >> 1]!;
 }
 
 /** Retention options that make sense (both engines check them at open). */

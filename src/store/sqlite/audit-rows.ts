@@ -12,8 +12,18 @@ export interface AuditQuery {
   /** A tool key (exact). */
   key?: string;
   kinds?: readonly ActivityKind[];
+  /** An outcome (exact): `ok`, `tool_error`, `started` or an error code. */
+  outcome?: string;
+  /** Only rows past this one in the read's order (older for `audit`, newer for `exportAudit`): a page's cursor. */
+  after?: AuditCursor;
   /** At most this many rows (a whole number >= 1); all when absent. */
   limit?: number;
+}
+
+/** Where a page of audit rows ended: its last row's time (epoch ms) and id. */
+export interface AuditCursor {
+  at: number;
+  id: number;
 }
 
 /** One audit row as `carte audit --json` and `carte audit export` print it (field names are stable). */
@@ -77,7 +87,13 @@ export function auditSelect(q: AuditQuery, order: 'newest' | 'oldest'): { sql: s
   if (q.key !== undefined) add('key = @key', 'key', q.key);
   if (q.kinds !== undefined)
     add('kind IN (SELECT value FROM json_each(@kinds))', 'kinds', JSON.stringify(q.kinds));
+  if (q.outcome !== undefined) add('outcome = @outcome', 'outcome', q.outcome);
   const dir = order === 'newest' ? 'DESC' : 'ASC';
+  if (q.after !== undefined) {
+    const past = order === 'newest' ? '<' : '>';
+    add(`(at ${past} @afterAt OR (at = @afterAt AND id ${past} @afterId))`, 'afterAt', q.after.at);
+    params.afterId = q.after.id;
+  }
   // ORDER BY at, id walks the time index (it holds the rowid) in either direction: no sort.
   const sql = `SELECT ${COLUMNS} FROM activity${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
                ORDER BY at ${dir}, id ${dir}${q.limit === undefined ? '' : ` LIMIT ${q.limit}`}`;
