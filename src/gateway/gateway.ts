@@ -13,7 +13,7 @@ import { CatalogMirror } from './shared/catalog-mirror.js';
 import { PassthroughCalls } from './calls/passthrough-calls.js';
 import { CatalogView } from './find/catalog-view.js';
 import type { GatewaySearchOptions, SearchStatus } from './shared/search-options.js';
-import { ToolSearch } from './find/tool-search.js';
+import { SearchStrategies, type ProjectSearchStatus } from './find/search-strategies.js';
 import type { CallerContext } from './access/context.js';
 import type {
   BrowseRequest,
@@ -79,7 +79,7 @@ export class Gateway {
   readonly upstreams: Upstreams;
   private readonly view: CatalogView;
   private readonly listeners = new Set<() => void>();
-  private readonly toolSearch: ToolSearch;
+  private readonly searches: SearchStrategies;
   private readonly policies: Policies;
   private readonly passthrough: PassthroughCalls;
   private readonly hotList: HotList;
@@ -95,6 +95,7 @@ export class Gateway {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
     const { store } = options;
     this.mirror = new CatalogMirror(store);
+    const projects = options.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]);
     this.policies = new Policies(
       {
         mirror: this.mirror,
@@ -102,7 +103,7 @@ export class Gateway {
         externalChange: () => this.catalogChanged(),
       },
       options.rules,
-      options.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]),
+      projects,
     );
     this.audit = new AuditLog(store, options.logger, options.audit);
     this.sessions = new SessionLedger(store, options.logger);
@@ -124,13 +125,13 @@ export class Gateway {
       options.logger,
     );
     this.passthrough = new PassthroughCalls(this.upstreams, options.logger);
-    this.toolSearch = new ToolSearch(options.search ?? { strategy: 'lexical' }, {
-      store,
-      logger: options.logger,
-      catalog: this.view,
-    });
-    const { audit, policies, view, toolSearch, hotList } = this;
-    this.search = new GatewaySearch({ audit, policies, view, toolSearch, hotList });
+    this.searches = new SearchStrategies(
+      options.search ?? { strategy: 'lexical' },
+      { store, logger: options.logger, catalog: this.view },
+      projects,
+    );
+    const { audit, policies, view, searches, hotList } = this;
+    this.search = new GatewaySearch({ audit, policies, view, searches, hotList });
     this.rows = new ToolRows(store);
   }
 
@@ -160,10 +161,9 @@ export class Gateway {
     requireScope(ctx, 'admin', 'reloading the config');
     if (policy?.hotList) this.hotList.configure({ ...HOT_LIST_DEFAULTS, ...policy.hotList });
     if (policy) {
-      this.policies.configure(
-        policy.rules,
-        policy.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]),
-      );
+      const projects = policy.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]);
+      this.policies.configure(policy.rules, projects);
+      await this.searches.configure(projects);
     }
     const before = this.servers;
     this.servers = new Map(servers.map((s) => [s.id, s]));
@@ -225,15 +225,28 @@ export class Gateway {
     return this.search.searchToolsWithMeta(ctx, query, req);
   }
 
-  /** Embeds what the current catalog lacks (hybrid, remote embeddings) and resolves when search is ready or degraded. */
-  async prepareSearch(_ctx: CallerContext): Promise<SearchStatus> {
+  /**
+   * Embeds what the current catalog lacks (hybrid, remote embeddings) for the caller's project's
+   * strategy (its own, else the top-level one) and resolves when search is ready or degraded.
+   */
+  async prepareSearch(ctx: CallerContext): Promise<SearchStatus> {
     await this.view.prepare();
-    return this.toolSearch.prepare();
+    return this.searches.of(ctx.projectId).prepare();
   }
 
-  /** The strategy, model, cached vectors, reranker and state of search, for `carte doctor`. */
-  searchStatus(_ctx: CallerContext): Promise<SearchStatus> {
-    return this.toolSearch.status();
+  /**
+   * prepareSearch for the top-level strategy and every project's own (each shared one once), with
+   * each project's status; `projects` is empty when none has its own (`carte doctor`, `serve`).
+   */
+  async prepareSearches(ctx: CallerContext): Promise<{ top: SearchStatus; projects: ProjectSearchStatus[] }> {
+    requireScope(ctx, 'admin', "preparing every project's search");
+    await this.view.prepare();
+    return this.searches.prepareAll(this.policies.projectIds());
+  }
+
+  /** The strategy, model, cached vectors, reranker and state of the caller's project's search. */
+  searchStatus(ctx: CallerContext): Promise<SearchStatus> {
+    return this.searches.of(ctx.projectId).status();
   }
 
   /**
@@ -408,7 +421,7 @@ export class Gateway {
   async close(): Promise<void> {
     this.unsubscribe();
     await this.sessions.close();
-    await this.toolSearch.close();
+    await this.searches.close();
     await this.upstreams.close();
     await this.audit.settle();
   }
@@ -438,7 +451,7 @@ export class Gateway {
     this.rows.invalidate();
     this.hotList.invalidate();
     this.view.invalidate();
-    this.toolSearch.catalogChanged();
+    this.searches.catalogChanged();
     for (const l of this.listeners) l();
   }
 }

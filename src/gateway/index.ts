@@ -22,12 +22,19 @@ export {
   type SearchStrategy,
 } from './shared/search-options.js';
 export { llmRerankOptions, remoteSearchOptions } from './find/remote-providers.js';
+export { searchOptionsFromConfig } from './find/search-config.js';
+export type { ProjectSearchStatus } from './find/search-strategies.js';
 export { SAMPLING_PROVIDER } from './find/tool-search.js';
 export type { Complete, CompletionRequest } from '../search/index.js';
 export { lazyUseLiteEmbedder, type Embedder, type RemoteMeta, type Reranker } from '../search/index.js';
 export type { ReloadReport } from './calls/reload.js';
 export { LOCAL_CALLER, localCaller } from './access/context.js';
-export { DEFAULT_PROJECT, projectsFromConfig, type GatewayProject } from './access/projects.js';
+export {
+  DEFAULT_PROJECT,
+  projectsFromConfig,
+  type GatewayProject,
+  type ProjectSearch,
+} from './access/projects.js';
 export { requireScope, scopeAllows, type Scope } from './access/scopes.js';
 export type { CallerContext } from './access/context.js';
 export { count, summarize } from './menu/summary.js';

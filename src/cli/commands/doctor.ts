@@ -3,7 +3,7 @@ import { CarteError, toCarteError, type ErrorCode } from '../../errors.js';
 import { LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
 import { describeConfig, openApp, type App, type GlobalFlags } from '../shared/app.js';
 import { count, formatTable, out } from '../shared/output.js';
-import { searchFinding } from './doctor-search.js';
+import { projectSearchFinding, searchFinding } from './doctor-search.js';
 
 interface Finding {
   check: string;
@@ -75,7 +75,9 @@ async function examine(app: App): Promise<Finding[]> {
     findings.push({ check: `server ${s.id}`, ok: true, detail: 'disabled in the config (not checked)' });
   const reports = await app.gateway.sync(LOCAL_CALLER);
   for (const r of reports) findings.push(serverFinding(r));
-  findings.push(searchFinding(await app.gateway.prepareSearch(LOCAL_CALLER)));
+  const searches = await app.gateway.prepareSearches(LOCAL_CALLER);
+  findings.push(searchFinding(searches.top));
+  for (const p of searches.projects) findings.push(projectSearchFinding(p));
   return findings;
 }
 

@@ -17,7 +17,7 @@ export function registerSearch(cli: CAC): void {
   cli
     .command(
       'search <...query>',
-      'Search the catalog: plain words, "phrases", server:ID, tag:X, category:X, -word',
+      'Search the catalog: plain words, "phrases", server:ID, tag:X, category:X, -word, +word, a OR b',
     )
     .option('--limit <n>', 'How many results (1-50, default 8)')
     .option('--server <id>', 'Only this server')

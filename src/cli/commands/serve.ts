@@ -43,8 +43,8 @@ export function registerServe(cli: CAC): void {
       const project = checkProject(app, flags.project ?? DEFAULT_PROJECT);
       const caller = localCaller(project);
       if (flags.sync !== false) await syncWithProgress(app.gateway, { onlyStale: true });
-      // Hybrid search embeds what the catalog lacks in the background; searches stay lexical meanwhile.
-      void app.gateway.prepareSearch(LOCAL_CALLER).catch(() => undefined);
+      // Hybrid search (every project's) embeds what the catalog lacks in the background; searches stay lexical meanwhile.
+      void app.gateway.prepareSearches(LOCAL_CALLER).catch(() => undefined);
       if (flags.http) return serveHttp(app, flags, { project, stdio: stdioClient(app) });
       printConnectHelp(app, caller);
       // Resolves when the client goes away, the connection breaks, or a signal arrives; the CLI then exits.

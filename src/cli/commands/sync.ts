@@ -16,8 +16,8 @@ export function registerSync(cli: CAC): void {
         const reports = await syncWithProgress(app.gateway, {
           ...(flags.server ? { server: flags.server } : {}),
         });
-        // Hybrid search: embed the new tools now, so the next search is hybrid at once.
-        await app.gateway.prepareSearch(LOCAL_CALLER);
+        // Hybrid search (every project's): embed the new tools now, so the next search is hybrid at once.
+        await app.gateway.prepareSearches(LOCAL_CALLER);
         if (flags.json) outJson(reports);
         else out(formatReports(reports));
         const failed = reports.filter((r) => r.status === 'failed');

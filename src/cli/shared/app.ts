@@ -16,13 +16,10 @@ import {
   compileRules,
   Gateway,
   projectsFromConfig,
-  lazyUseLiteEmbedder,
   openStore,
-  llmRerankOptions,
-  remoteSearchOptions,
+  searchOptionsFromConfig,
   serversFromConfig,
   type EmbedProgress,
-  type GatewaySearchOptions,
   type Logger,
   type Store,
 } from '../../gateway/index.js';
@@ -125,7 +122,7 @@ export async function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn
     store,
     logger,
     limits: loaded.config.limits,
-    search: searchOptions(loaded.config),
+    search: searchOptionsFromConfig(loaded.config.search, printProgress()),
     rules: compileRules(loaded.config.rules),
     projects: projectsFromConfig(loaded.config),
     audit: { arguments: loaded.config.audit.arguments },
@@ -158,19 +155,6 @@ export function storeLocation(loaded: Pick<LoadedConfig, 'config' | 'dataDir'>):
     return fromEnv;
   }
   return loaded.config.store.url ?? join(loaded.dataDir, 'carte.db');
-}
-
-/**
- * The USE-Lite embedder only when the config asks for hybrid (its model loads on first use);
- * the remote providers (API keys already read from the environment by the loader) for remote.
- */
-function searchOptions(config: CarteConfig): GatewaySearchOptions {
-  const { strategy } = config.search;
-  const rerank = llmRerankOptions(config.search);
-  if (strategy === 'lexical') return { strategy, ...rerank };
-  if (strategy === 'hybrid')
-    return { strategy, embedder: lazyUseLiteEmbedder(), onProgress: printProgress(), ...rerank };
-  return { ...remoteSearchOptions(config.search), onProgress: printProgress(), ...rerank };
 }
 
 /** `embedding tools: 120/527` on stderr, at most once a second and always the last batch. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SERVER_ID_PATTERN } from './server-id-pattern.js';
 import { CALL_CLASSES, ToolRuleSchema } from './schema-menu.js';
+import { SearchSchema } from './schema-search.js';
 
 /** One project: the servers it sees, its own rules (after the global ones) and what it may call. */
 export const ProjectSchema = z
@@ -29,6 +30,9 @@ export const ProjectSchema = z
       .describe(
         'Call classes that need a person to confirm each call (asked through the client when it supports elicitation, else refused).',
       ),
+    search: SearchSchema.optional().describe(
+      "How this project's callers' searches rank, replacing the top-level search section whole (e.g. lexical here, remote elsewhere). No default: the top-level search.",
+    ),
   })
   .describe('A project: a bounded view of the catalog for the callers (tokens) that belong to it.');
 

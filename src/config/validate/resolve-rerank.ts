@@ -1,10 +1,9 @@
 import { quote } from '../../errors.js';
 import { expandTemplate, type TemplateContext } from '../variables/interpolate.js';
-import type { Problems, Segment } from '../problems/problems.js';
+import { formatPath, type Problems, type Segment } from '../problems/problems.js';
 import { isHttpUrl } from './resolve-server.js';
 import type { LlmRerankConfig } from '../schema/schema-rerank.js';
 
-const AT: Segment[] = ['search', 'rerank'];
 const HTTP_ONLY = ['url', 'model', 'apiKey'] as const;
 
 /**
@@ -14,11 +13,16 @@ const HTTP_ONLY = ['url', 'model', 'apiKey'] as const;
  */
 export function resolveRerank(
   rerank: LlmRerankConfig,
-  ctx: Omit<TemplateContext, 'server' | 'owner'> & { remoteRerank: boolean },
+  ctx: Omit<TemplateContext, 'server' | 'owner'> & { remoteRerank: boolean; at?: readonly Segment[] },
   out: Problems,
 ): LlmRerankConfig | undefined {
+  const section = ctx.at ?? ['search'];
+  const AT: Segment[] = [...section, 'rerank'];
   if (ctx.remoteRerank) {
-    out.error(AT, 'search.remote.rerank is set too; a search is reranked once, so keep one of them');
+    out.error(
+      AT,
+      `${formatPath(section)}.remote.rerank is set too; a search is reranked once, so keep one of them`,
+    );
     return undefined;
   }
   if (rerank.provider === 'sampling') {
@@ -30,7 +34,7 @@ export function resolveRerank(
   const before = out.errors.length;
   for (const key of ['url', 'model'] as const)
     if (rerank[key] === undefined) out.error([...AT, key], `"${key}" is required for provider "openai-chat"`);
-  const template = { ...ctx, server: 'search', owner: 'search.rerank' };
+  const template = { ...ctx, server: 'search', owner: formatPath(AT) };
   const expand = (raw: string | undefined, key: string): string | undefined => {
     if (raw === undefined) return undefined;
     const r = expandTemplate(raw, template);

@@ -1,50 +1,87 @@
 import { quote } from '../../errors.js';
 import { expandTemplate, type TemplateContext } from '../variables/interpolate.js';
-import type { Problems, Segment } from '../problems/problems.js';
+import { reportIssues } from '../problems/issues.js';
+import { formatPath, type Problems, type Segment } from '../problems/problems.js';
 import { resolveRerank } from './resolve-rerank.js';
 import { isHttpUrl } from './resolve-server.js';
 import type { RemoteSearchConfig, SearchConfig } from '../schema/schema.js';
+import { LlmRerankSchema } from '../schema/schema-rerank.js';
+import {
+  RemoteEmbeddingsSchema,
+  RemoteRerankSchema,
+  RemoteSearchSchema,
+  SearchSchema,
+} from '../schema/schema-search.js';
 
-/** Where the search section's variables come from (no server: messages name `search.remote`). */
+/** Where the search section's variables come from (no server: messages name the section's path). */
 export type SearchContext = Omit<TemplateContext, 'server' | 'owner'>;
 
-const AT: Segment[] = ['search', 'remote'];
+/** Keys of the objects nested in a search section, by their dotted path, for "did you mean". */
+const NESTED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['remote', Object.keys(RemoteSearchSchema.shape)],
+  ['remote.embeddings', Object.keys(RemoteEmbeddingsSchema.shape)],
+  ['remote.rerank', Object.keys(RemoteRerankSchema.shape)],
+  ['rerank', Object.keys(LlmRerankSchema.shape)],
+]);
+
+/**
+ * A search section as written (`search`, or `projects.<id>.search` at `at`), checked against the
+ * schema and then resolved (resolveSearch). Undefined on any error.
+ */
+export function validateSearch(
+  value: unknown,
+  at: readonly Segment[],
+  ctx: SearchContext,
+  out: Problems,
+): SearchConfig | undefined {
+  const parsed = SearchSchema.safeParse(value ?? {}, { reportInput: true });
+  if (!parsed.success) {
+    const keysAt = (path: readonly Segment[]) => NESTED_KEYS.get(path.join('.'));
+    const knownKeys = Object.keys(SearchSchema.shape);
+    reportIssues(parsed.error.issues, { prefix: [...at], knownKeys, keysAt }, out);
+    return undefined;
+  }
+  return resolveSearch(parsed.data, ctx, out, at);
+}
 
 /**
  * Expands variables in the remote providers' `url` and `apiKey`, checks the URLs, and applies
- * the cross-field rules of the search section. Undefined on any error.
+ * the cross-field rules of the search section at `at` (messages name it). Undefined on any error.
  */
 export function resolveSearch(
   search: SearchConfig,
   ctx: SearchContext,
   out: Problems,
+  at: readonly Segment[] = ['search'],
 ): SearchConfig | undefined {
   const { strategy, remote } = search;
+  const name = formatPath(at);
   if (strategy === 'remote' && remote?.embeddings === undefined && remote?.rerank === undefined) {
     out.error(
-      ['search', 'strategy'],
-      '"remote" needs search.remote.embeddings or search.remote.rerank (or both)',
+      [...at, 'strategy'],
+      `"remote" needs ${name}.remote.embeddings or ${name}.remote.rerank (or both)`,
     );
     return undefined;
   }
   const remoteRerank = strategy === 'remote' && remote?.rerank !== undefined;
-  const rerank = search.rerank && resolveRerank(search.rerank, { ...ctx, remoteRerank }, out);
+  const rerank = search.rerank && resolveRerank(search.rerank, { ...ctx, remoteRerank, at }, out);
   const bad = search.rerank !== undefined && rerank === undefined;
   const base = rerank ? { ...search, rerank } : search;
   if (remote === undefined) return bad ? undefined : base;
   if (strategy !== 'remote') {
-    out.warn(AT, `ignored: search.strategy is ${quote(strategy)}, not "remote"`);
+    out.warn([...at, 'remote'], `ignored: ${name}.strategy is ${quote(strategy)}, not "remote"`);
   }
-  const resolved = resolveRemote(remote, ctx, out);
+  const resolved = resolveRemote(remote, { ...ctx, at }, out);
   return bad ? undefined : resolved && { ...base, remote: resolved };
 }
 
 function resolveRemote(
   remote: RemoteSearchConfig,
-  ctx: SearchContext,
+  ctx: SearchContext & { at: readonly Segment[] },
   out: Problems,
 ): RemoteSearchConfig | undefined {
-  const template = { ...ctx, server: 'search', owner: 'search.remote' };
+  const AT = [...ctx.at, 'remote'];
+  const template = { ...ctx, server: 'search', owner: formatPath(AT) };
   const before = out.errors.length;
   const expand = (raw: string, at: Segment[]): string | undefined => {
     const r = expandTemplate(raw, template);

@@ -3,7 +3,7 @@ import { rememberAsWritten } from '../secrets/describe-target.js';
 import { didYouMean } from '../problems/did-you-mean.js';
 import { reportIssues } from '../problems/issues.js';
 import { describeValue, isRecord, type Problems, type Segment } from '../problems/problems.js';
-import { resolveSearch } from './resolve-search.js';
+import { validateSearch } from './resolve-search.js';
 import { resolveServer } from './resolve-server.js';
 import { resolveStore } from './resolve-store.js';
 import {
@@ -14,14 +14,9 @@ import {
   RegistrationSchema,
   StoreSchema,
   LimitsSchema,
-  RemoteEmbeddingsSchema,
-  RemoteRerankSchema,
-  RemoteSearchSchema,
-  SearchSchema,
   type CarteConfig,
   type ServerConfig,
 } from '../schema/schema.js';
-import { LlmRerankSchema } from '../schema/schema-rerank.js';
 import { badIdMessage, isServerId } from '../schema/server-ids.js';
 import { validateHttp } from './validate-http.js';
 import { validateProjects } from './validate-projects.js';
@@ -62,8 +57,7 @@ export function validateConfig(
     out.error(['$schema'], `expected a string, got ${describeValue(doc.$schema)}`);
   }
   const written = checkServers(doc.servers, opts.writtenIds === undefined, out);
-  const searchAsWritten = checkSection(SearchSchema, 'search', doc.search, out);
-  const search = searchAsWritten && resolveSearch(searchAsWritten, opts, out);
+  const search = validateSearch(doc.search, ['search'], opts, out);
   const limits = checkSection(LimitsSchema, 'limits', doc.limits, out);
   const exposure = checkSection(ExposureSchema, 'exposure', doc.exposure, out);
   const menu = checkSection(MenuSchema, 'menu', doc.menu, out);
@@ -72,7 +66,7 @@ export function validateConfig(
   const store = storeAsWritten && resolveStore(storeAsWritten, opts, out);
   const registration = checkSection(RegistrationSchema, 'registration', doc.registration, out);
   const serverIds = isRecord(doc.servers) ? Object.keys(doc.servers) : [];
-  const projects = validateProjects(doc.projects, serverIds, out);
+  const projects = validateProjects(doc.projects, { serverIds, ctx: opts }, out);
   const http = validateHttp(doc.http, doc.projects, out);
   const rules = validateRules(doc.rules, isRecord(doc.servers) ? Object.keys(doc.servers) : [], out);
   const servers: Record<string, ServerConfig> = {};
@@ -119,7 +113,6 @@ function checkServers(value: unknown, checkIds: boolean, out: Problems): [string
 }
 
 type Section =
-  | typeof SearchSchema
   | typeof LimitsSchema
   | typeof ExposureSchema
   | typeof MenuSchema
@@ -129,10 +122,6 @@ type Section =
 
 /** Keys of the objects nested in a section, by their dotted path, for "did you mean". */
 const NESTED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['remote', Object.keys(RemoteSearchSchema.shape)],
-  ['remote.embeddings', Object.keys(RemoteEmbeddingsSchema.shape)],
-  ['remote.rerank', Object.keys(RemoteRerankSchema.shape)],
-  ['rerank', Object.keys(LlmRerankSchema.shape)],
   ['allow', Object.keys(RegistrationSchema.shape.allow.unwrap().shape)],
 ]);
 

@@ -1,6 +1,6 @@
 // Projects (issue 15, item 1): a project sees only its servers, and its own rules apply after the
 // global ones. A config without `projects` has one implicit project `default` holding every server.
-import type { CallClass, CarteConfig } from '../../config/index.js';
+import type { CallClass, CarteConfig, SearchConfig } from '../../config/index.js';
 import { CarteError, quote } from '../../errors.js';
 import { compileRules, type CompiledRules } from '../../policy/index.js';
 
@@ -17,23 +17,44 @@ export interface GatewayProject {
   /** Call classes it may never call, and those that need a person's confirmation. */
   deny: readonly CallClass[];
   confirm: readonly CallClass[];
+  /** Its own search strategy (`projects.<id>.search`); absent: the top-level one. */
+  search?: ProjectSearch;
 }
 
-/** The projects of a config (the implicit `default` when it has none). */
-export function projectsFromConfig(config: Pick<CarteConfig, 'projects'>): Map<string, GatewayProject> {
+/** A project's own search section, and a key naming it (equal keys share one search). */
+export interface ProjectSearch {
+  key: string;
+  config: SearchConfig;
+}
+
+/**
+ * The projects of a config (the implicit `default` when it has none). A project's `search` equal
+ * to the top-level one is dropped, so it shares the top-level search's state (model, vectors).
+ */
+export function projectsFromConfig(
+  config: Pick<CarteConfig, 'projects'> & { search?: SearchConfig },
+): Map<string, GatewayProject> {
   if (!config.projects) return new Map([[DEFAULT_PROJECT, implicitDefault()]]);
+  const top = config.search && JSON.stringify(config.search);
+  const searchOf = (search: SearchConfig | undefined): ProjectSearch | undefined => {
+    const key = search && JSON.stringify(search);
+    if (!search || !key || key === top) return undefined;
+    return { key, config: search };
+  };
   return new Map(
-    Object.entries(config.projects).map(([id, p]) => [
-      id,
-      {
+    Object.entries(config.projects).map(([id, p]) => {
+      const search = searchOf(p.search);
+      const project: GatewayProject = {
         id,
         servers: p.servers,
         ...(p.rules.length ? { rules: compileRules(p.rules) } : {}),
         ...(p.hotList !== undefined ? { hotList: p.hotList } : {}),
         deny: p.deny,
         confirm: p.confirm,
-      },
-    ]),
+        ...(search ? { search } : {}),
+      };
+      return [id, project];
+    }),
   );
 }
 

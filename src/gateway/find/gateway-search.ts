@@ -1,5 +1,5 @@
 // The gateway's search methods (Gateway delegates to them): audited, scoped to the caller's
-// project and its index, the project's usage prior applied, results fitted to a token budget.
+// project, its index and its strategy, the project's usage prior applied, results fitted to a token budget.
 import { applyUsagePrior, type SearchHit } from '../../search/index.js';
 import type { AuditLog } from '../trust/audit.js';
 import { audited } from '../trust/audited.js';
@@ -11,14 +11,15 @@ import { fitResults } from '../menu/menu-budget.js';
 import type { Policies } from '../trust/policies.js';
 import { requireScope } from '../access/scopes.js';
 import { planSearch, toResults, type SearchRequest } from './search-plan.js';
-import type { ToolSearch } from './tool-search.js';
+import type { SearchStrategies } from './search-strategies.js';
 import type { SearchOutcome, SearchResult } from '../shared/types.js';
 
 export interface GatewaySearchParts {
   audit: AuditLog;
   policies: Policies;
   view: CatalogView;
-  toolSearch: ToolSearch;
+  /** The top-level search and each project's own (issue 29, item 3). */
+  searches: SearchStrategies;
   hotList: HotList;
 }
 
@@ -27,10 +28,10 @@ export class GatewaySearch {
 
   /** Lexical search, synchronous whatever the strategy. */
   searchTools(ctx: CallerContext, query: string | string[], req: SearchRequest = {}): SearchResult[] {
-    const { audit, toolSearch } = this.parts;
+    const { audit, searches } = this.parts;
     return audited(audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, () => {
       const { text, options, call } = this.plan(ctx, query, req);
-      return this.results(ctx, toolSearch.lexical(text, options, call));
+      return this.results(ctx, searches.main.lexical(text, options, call));
     });
   }
 
@@ -40,14 +41,15 @@ export class GatewaySearch {
     query: string | string[],
     req: SearchRequest = {},
   ): Promise<SearchOutcome> {
-    const { audit, toolSearch } = this.parts;
+    const { audit, searches } = this.parts;
     return audited(audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, async () => {
       const { policies, hotList, view } = this.parts;
       await policies.noticeExternalChange();
-      await hotList.refresh(policies.project(ctx).id);
+      const project = policies.project(ctx).id;
+      await hotList.refresh(project);
       await view.prepare(); // the index, from its stored snapshot when one matches
       const { text, options, call } = this.plan(ctx, query, req);
-      const { hits, meta } = await toolSearch.search(text, options, { ...req, ...call });
+      const { hits, meta } = await searches.of(project).search(text, options, { ...req, ...call });
       const results = this.results(ctx, hits);
       if (req.maxTokens === undefined) return { results, meta };
       return { ...(await fitResults(results, req.maxTokens)), meta };

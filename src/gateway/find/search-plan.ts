@@ -14,7 +14,7 @@ export interface SearchRequest {
   server?: string;
   /** Drop results below this relevance (0..1). */
   minRelevance?: number;
-  /** Read the query with the people's syntax: "phrases", server:ID, tag:X, category:X, -word. */
+  /** Read the query with the people's syntax: "phrases", server:ID, tag:X, category:X, -word, +word, a OR b. */
   syntax?: boolean;
   /** Bound on the answer's JSON text `{results, omitted?}` in tokens (o200k); absent: no bound. */
   maxTokens?: number;

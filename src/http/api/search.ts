@@ -54,8 +54,10 @@ export function registerSearch(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void 
   });
   app.openapi(search, async (c) => {
     const { q, limit } = c.req.valid('query');
+    // People's syntax (phrases, server:, tag:, category:, -word, +word, OR), as the CLI reads it.
     const outcome = await deps.gateway.searchToolsWithMeta(callerOf(c), q, {
       limit: limit ?? SEARCH_LIMITS.default,
+      syntax: true,
     });
     return c.json({ results: outcome.results, meta: { ...outcome.meta } }, 200);
   });

@@ -20,6 +20,9 @@ export interface SearchDoc {
   categories?: string[];
 }
 
+/** One alternative of an OR group: a word (matched like query words: stemmed) or a phrase (like `phrases`). */
+export type Alternative = { word: string } | { phrase: string };
+
 /** Options of one search call. */
 export interface SearchOptions {
   /** How many hits to return: default 8, clamped to 1..50. */
@@ -36,6 +39,10 @@ export interface SearchOptions {
   tags?: string[];
   /** The tool must be in at least one of these categories (case-insensitive). */
   categories?: string[];
+  /** Every hit must contain each of these words (matched like query words: stemmed). */
+  require?: string[];
+  /** For each group, every hit must contain at least one of its alternatives. */
+  anyOf?: Alternative[][];
   /** Only tools this accepts by key (the caller's visibility, applied before ranking). */
   allowKey?: (key: string) => boolean;
 }
