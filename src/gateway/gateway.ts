@@ -1,19 +1,17 @@
-import { RECORD_DEFAULTS, type SyncReport } from '../catalog/index.js';
-import type { Store, ToolRow } from '../store/index.js';
-import type { Logger } from '../upstream/index.js';
+import type { SyncReport } from '../catalog/index.js';
+import type { ToolRow } from '../store/index.js';
 import { browse } from './menu/menu.js';
 import { fitMenu, fitPage } from './menu/menu-budget.js';
-import { HotList, HOT_LIST_DEFAULTS, type HotListOptions } from './menu/hot-list.js';
-import { AuditLog, type AuditObservation, type AuditOptions } from './trust/audit.js';
+import { HOT_LIST_DEFAULTS, type HotList } from './menu/hot-list.js';
+import type { AuditLog, AuditObservation } from './trust/audit.js';
 import { audited } from './trust/audited.js';
 import { runToolCall } from './calls/call-pipeline.js';
 import { fitToolDetail, type FittedToolDetail } from './menu/budget-tool.js';
-import { backfillCategories } from '../catalog/index.js';
-import { CatalogMirror } from './shared/catalog-mirror.js';
-import { PassthroughCalls } from './calls/passthrough-calls.js';
-import { CatalogView } from './find/catalog-view.js';
-import type { GatewaySearchOptions, SearchStatus } from './shared/search-options.js';
-import { SearchStrategies, type ProjectSearchStatus } from './find/search-strategies.js';
+import type { CatalogMirror } from './shared/catalog-mirror.js';
+import type { PassthroughCalls } from './calls/passthrough-calls.js';
+import type { CatalogView } from './find/catalog-view.js';
+import type { SearchStatus } from './shared/search-options.js';
+import type { ProjectSearchStatus, SearchStrategies } from './find/search-strategies.js';
 import type { CallerContext } from './access/context.js';
 import type {
   BrowseRequest,
@@ -26,42 +24,30 @@ import type {
   ServerSummary,
   ToolDetail,
 } from './shared/types.js';
-import { Upstreams, type UpstreamLimits } from './calls/upstreams.js';
+import type { Upstreams } from './calls/upstreams.js';
 import type { SearchRequest } from './find/search-plan.js';
-import { GatewaySearch } from './find/gateway-search.js';
-import { ToolRows } from './calls/tool-rows.js';
+import type { GatewaySearch } from './find/gateway-search.js';
+import type { ToolRows } from './calls/tool-rows.js';
 export type { SearchRequest } from './find/search-plan.js';
 import { applyReload, type ReloadPolicy, type ReloadReport } from './calls/reload.js';
-import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './calls/lifecycle.js';
-import { lookupServer, lookupTool, serverDescriptions, serverSummary } from './calls/lookups.js';
+import { lookupServer, lookupTool, serverSummary } from './calls/lookups.js';
 import { syncServers, type SyncRequest } from './calls/sync-servers.js';
-import { policyTool, type CompiledRules, type ToolVerdict, type VisibilityPolicy } from '../policy/index.js';
-import { Policies } from './trust/policies.js';
-import { implicitDefault, DEFAULT_PROJECT, type GatewayProject } from './access/projects.js';
+import { policyTool, type ToolVerdict, type VisibilityPolicy } from '../policy/index.js';
+import type { Policies } from './trust/policies.js';
+import { implicitDefault, DEFAULT_PROJECT } from './access/projects.js';
 import { requireScope } from './access/scopes.js';
 import { toolDetail } from './menu/detail.js';
 import { filedDetail, type FiledToolDetail } from './menu/filed-detail.js';
 import { catalogDigest, type CatalogDigest } from './menu/digest.js';
-import { SessionLedger, type SessionReport } from './menu/sessions.js';
-
-export interface GatewayOptions {
-  servers: readonly GatewayServer[];
-  store: Store;
-  logger: Logger;
-  limits?: Partial<UpstreamLimits>;
-  /** Restart and circuit-breaker constants (tests shorten them). */
-  lifecycle?: Partial<LifecycleOptions>;
-  /** How `searchToolsAsync` ranks; lexical when absent. */
-  search?: GatewaySearchOptions;
-  /** Tool rules from the config (hide, show, tag, file, pin), compiled. */
-  rules?: CompiledRules;
-  /** Projects by id; absent: the implicit `default` project, which sees every server. */
-  projects?: ReadonlyMap<string, GatewayProject>;
-  /** What the audit log keeps of call arguments (a digest by default). */
-  audit?: AuditOptions;
-  /** The hot list's size and the half-life of a call's weight. */
-  hotList?: Partial<HotListOptions>;
-}
+import type { SessionLedger, SessionReport } from './menu/sessions.js';
+import {
+  gatewayParts,
+  refreshAfterChange,
+  startCatalog,
+  type GatewayOptions,
+  type GatewayParts,
+} from './gateway-parts.js';
+export type { GatewayOptions } from './gateway-parts.js';
 
 /**
  * The facade every face calls: search, browse, describe, call, sync. Made by `Gateway.open`, which
@@ -90,66 +76,32 @@ export class Gateway {
   private readonly digests = new WeakMap<VisibilityPolicy, CatalogDigest>();
   private readonly mirror: CatalogMirror;
   private unsubscribe: () => void = () => undefined;
+  private readonly parts: GatewayParts;
 
   private constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
-    const { store } = options;
-    this.mirror = new CatalogMirror(store);
-    const projects = options.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]);
-    this.policies = new Policies(
-      {
-        mirror: this.mirror,
-        servers: () => this.servers,
-        externalChange: () => this.catalogChanged(),
-      },
-      options.rules,
-      projects,
-    );
-    this.audit = new AuditLog(store, options.logger, options.audit);
-    this.sessions = new SessionLedger(store, options.logger);
-    this.hotList = new HotList(store, { ...HOT_LIST_DEFAULTS, ...options.hotList }, (m) =>
-      options.logger.warn(m),
-    );
-    this.upstreams = new Upstreams(
-      store,
-      options.logger,
-      { ...RECORD_DEFAULTS, maxResultBytes: 8 * 1024 * 1024, ...options.limits },
+    const p = gatewayParts(
+      options,
+      () => this.servers,
       () => this.catalogChanged(),
-      { ...LIFECYCLE_DEFAULTS, ...options.lifecycle },
     );
-    this.view = new CatalogView(
-      store,
-      this.mirror,
-      () => this.policies.catalog(),
-      () => serverDescriptions(this.mirror, this.servers),
-      options.logger,
-    );
-    this.passthrough = new PassthroughCalls(this.upstreams, options.logger);
-    this.searches = new SearchStrategies(
-      options.search ?? { strategy: 'lexical' },
-      { store, logger: options.logger, catalog: this.view },
-      projects,
-    );
-    const { audit, policies, view, searches, hotList } = this;
-    this.search = new GatewaySearch({ audit, policies, view, searches, hotList });
-    this.rows = new ToolRows(store);
+    this.parts = p;
+    this.mirror = p.mirror;
+    this.policies = p.policies;
+    this.audit = p.audit;
+    this.sessions = p.sessions;
+    this.hotList = p.hotList;
+    this.upstreams = p.upstreams;
+    this.view = p.view;
+    this.passthrough = p.passthrough;
+    this.searches = p.searches;
+    this.search = p.search;
+    this.rows = p.rows;
   }
 
   private async start(): Promise<void> {
-    const { store } = this.options;
-    await store.servers.pruneExcept([...this.servers.keys()]);
-    for (const s of this.servers.values()) await store.servers.reconcileConfig(s.id, s.configHash);
-    await this.mirror.load();
-    // Tools stored before categories were (or whose categorising was interrupted) get theirs now.
-    if (await backfillCategories(store, serverDescriptions(this.mirror, this.servers)))
-      await this.mirror.load();
-    // Another replica's sync, approval or quarantine (a shared store): read the catalog again.
-    this.unsubscribe = store.subscribe((change) => {
-      if (change !== 'catalog') return;
-      this.catalogChanged().catch((err: Error) =>
-        this.options.logger.warn(`cannot read the catalog another replica changed: ${err.message}`),
-      );
-    });
+    const at = { servers: this.servers, mirror: this.mirror };
+    this.unsubscribe = await startCatalog(this.options, at, () => this.catalogChanged());
   }
 
   /** Applies a new config (hot reload): servers (see applyReload), rules and projects. */
@@ -399,8 +351,8 @@ export class Gateway {
   /** The store's health for `carte doctor`: its file and `PRAGMA integrity_check`. */
   async checkStore(ctx: CallerContext): Promise<{ path: string; engine: string; integrity: string }> {
     requireScope(ctx, 'admin', 'checking the store');
-    const { store } = this.options;
-    return { path: store.path, engine: store.engine, integrity: await store.checkIntegrity() };
+    const { path, engine } = this.options.store;
+    return { path, engine, integrity: await this.options.store.checkIntegrity() };
   }
 
   /** Resolves when the store answers a trivial statement (readiness); rejects with why not. */
@@ -428,16 +380,12 @@ export class Gateway {
 
   /** A tool the caller may see; another project's or a hidden one answers exactly like an unknown key. */
   private tool(ctx: CallerContext, key: string, policy = this.policies.forCaller(ctx)): Promise<ToolRow> {
-    return lookupTool(
-      this.options.store,
-      { servers: () => this.policies.servers(ctx), policy, rows: this.rows },
-      key,
-    );
+    const from = { servers: () => this.policies.servers(ctx), policy, rows: this.rows };
+    return lookupTool(this.options.store, from, key);
   }
 
-  private summary(s: GatewayServer): ServerSummary {
-    return serverSummary(this.mirror, this.upstreams, s);
-  }
+  private readonly summary = (s: GatewayServer): ServerSummary =>
+    serverSummary(this.mirror, this.upstreams, s);
 
   /** A change written to the store in this process outside the gateway (an approval): read it now. */
   catalogChangedHere(): Promise<void> {
@@ -446,12 +394,7 @@ export class Gateway {
 
   /** After every catalog change: the mirror is read again and everything derived from it rebuilt. */
   private async catalogChanged(): Promise<void> {
-    await this.mirror.load();
-    this.policies.invalidate();
-    this.rows.invalidate();
-    this.hotList.invalidate();
-    this.view.invalidate();
-    this.searches.catalogChanged();
+    await refreshAfterChange(this.parts);
     for (const l of this.listeners) l();
   }
 }
