@@ -22,6 +22,7 @@ import {
   type ServerConfig,
 } from '../schema/schema.js';
 import { LlmRerankSchema } from '../schema/schema-rerank.js';
+import { AuthSchema, OidcSchema } from '../schema/schema-auth.js';
 import { badIdMessage, isServerId } from '../schema/server-ids.js';
 import { validateHttp } from './validate-http.js';
 import { validateProjects } from './validate-projects.js';
@@ -74,6 +75,7 @@ export function validateConfig(
   const serverIds = isRecord(doc.servers) ? Object.keys(doc.servers) : [];
   const projects = validateProjects(doc.projects, serverIds, out);
   const http = validateHttp(doc.http, doc.projects, out);
+  const auth = checkSection(AuthSchema, 'auth', doc.auth, out);
   const rules = validateRules(doc.rules, isRecord(doc.servers) ? Object.keys(doc.servers) : [], out);
   const servers: Record<string, ServerConfig> = {};
   for (const [id, server] of written) {
@@ -84,7 +86,7 @@ export function validateConfig(
     servers[id] = resolved;
   }
   if (out.errors.length > start || !search || !limits || !exposure || !menu || !rules) return undefined;
-  if (!audit || !store || !registration || !projects.ok || !http) return undefined;
+  if (!audit || !store || !registration || !projects.ok || !http || !auth) return undefined;
   const $schema = typeof doc.$schema === 'string' ? { $schema: doc.$schema } : {};
   return {
     ...$schema,
@@ -98,6 +100,7 @@ export function validateConfig(
     store,
     registration,
     http,
+    auth,
     ...(projects.projects ? { projects: projects.projects } : {}),
   };
 }
@@ -125,7 +128,8 @@ type Section =
   | typeof MenuSchema
   | typeof AuditSchema
   | typeof StoreSchema
-  | typeof RegistrationSchema;
+  | typeof RegistrationSchema
+  | typeof AuthSchema;
 
 /** Keys of the objects nested in a section, by their dotted path, for "did you mean". */
 const NESTED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
@@ -134,6 +138,7 @@ const NESTED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
   ['remote.rerank', Object.keys(RemoteRerankSchema.shape)],
   ['rerank', Object.keys(LlmRerankSchema.shape)],
   ['allow', Object.keys(RegistrationSchema.shape.allow.unwrap().shape)],
+  ['oidc', Object.keys(OidcSchema.shape)],
 ]);
 
 function checkSection<S extends Section>(schema: S, key: string, value: unknown, out: Problems) {

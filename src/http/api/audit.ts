@@ -28,6 +28,8 @@ const RowSchema = z
     argsDigest: z.string().nullable(),
     args: z.unknown().optional(),
     detail: z.string().nullable(),
+    subject: z.string().nullable(),
+    client: z.string().nullable(),
   })
   .openapi('AuditRow');
 
@@ -49,6 +51,10 @@ const audit = createRoute({
         .string()
         .optional()
         .openapi({ description: 'Only rows of this tool key', example: 'everything/echo' }),
+      subject: z.string().optional().openapi({
+        description: "Only rows of an identity provider's token with this subject (its sub claim)",
+        example: 'alice@example.com',
+      }),
       limit: z.coerce.number().int().min(1).max(AUDIT_LIMITS.max).optional(),
     }),
   },
@@ -72,6 +78,7 @@ export function registerAudit(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
       project: caller.projectId,
       ...(q.since === undefined ? {} : { since: parseSince(q.since, Date.now()) }),
       ...(q.tool === undefined ? {} : { key: q.tool }),
+      ...(q.subject === undefined ? {} : { subject: q.subject }),
       limit: q.limit ?? AUDIT_LIMITS.default,
     });
     return c.json({ rows }, 200);
