@@ -24,8 +24,11 @@ export {
   StdioServerSchema,
   ToolRuleSchema,
 } from './schema/schema.js';
+export { CARTE_SCOPES } from './schema/schema-auth.js';
 export type {
   AuditConfig,
+  AuthConfig,
+  OidcConfig,
   CallClass,
   CarteConfig,
   CategoryId,

@@ -21,7 +21,7 @@ import {
   unresolvedVariables,
   type ApprovalSite,
 } from './approvals.js';
-import type { CallerContext } from './access/context.js';
+import { callerLabel, type CallerContext } from './access/context.js';
 import { serversFromConfig } from './from-config.js';
 import { projectsFromConfig } from './access/projects.js';
 import { requireScope } from './access/scopes.js';
@@ -60,7 +60,8 @@ async function propose(
     ...proposalClashes(await pendingOf(site.store), config, id, undefined, 'the config'),
   ];
   if (problems.length > 0) throw refused(id, problems);
-  const source = ctx.tokenId === undefined ? 'agent' : `agent:${ctx.tokenId}`;
+  const label = callerLabel(ctx);
+  const source = label === undefined ? 'agent' : `agent:${label.replace(/^token:/, '')}`;
   const allowedBy = matchesAllow(server, config.registration.allow);
   const blocked = allowedBy && unresolvedVariables(id, server, site);
   if (allowedBy === undefined || blocked !== undefined) {

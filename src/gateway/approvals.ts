@@ -23,7 +23,7 @@ import {
 } from '../catalog/index.js';
 import { compileRules } from '../policy/index.js';
 import type { Proposal, Store } from '../store/index.js';
-import type { CallerContext } from './access/context.js';
+import { callerLabel, type CallerContext } from './access/context.js';
 import type { Gateway } from './gateway.js';
 import { serversFromConfig } from './from-config.js';
 import { projectsFromConfig } from './access/projects.js';
@@ -201,9 +201,9 @@ export function unresolvedVariables(
   return first === undefined ? undefined : first.message.replace(/^./, (c) => c.toLowerCase());
 }
 
-/** Who decided, when the face does not say: `token:<id>` for a bearer, `local` for the local user. */
+/** Who decided, when the face does not say: `token:<id>` or `oidc:<sub>` for a bearer, `local` for the local user. */
 function decider(ctx: CallerContext): string {
-  return ctx.tokenId === undefined ? 'local' : `token:${ctx.tokenId}`;
+  return callerLabel(ctx) ?? 'local';
 }
 
 function configPathOf(site: Pick<ApprovalSite, 'configPath'>, id: string): string {

@@ -28,7 +28,14 @@ export { SAMPLING_PROVIDER } from './find/tool-search.js';
 export type { Complete, CompletionRequest } from '../search/index.js';
 export { lazyUseLiteEmbedder, type Embedder, type RemoteMeta, type Reranker } from '../search/index.js';
 export type { ReloadReport } from './calls/reload.js';
-export { LOCAL_CALLER, localCaller } from './access/context.js';
+export { callerLabel, LOCAL_CALLER, localCaller } from './access/context.js';
+export {
+  ACCEPTED_ALGORITHMS,
+  createOidcVerifier,
+  OIDC_DEFAULTS,
+  type AccessTokenVerifier,
+  type OidcOptions,
+} from './access/oidc.js';
 export {
   DEFAULT_PROJECT,
   projectsFromConfig,

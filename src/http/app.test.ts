@@ -125,8 +125,10 @@ describe('authentication', () => {
     const authorization = await header();
     const res = await initialize(app(), { authorization });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`${challenge}, error="invalid_token"`);
     const body = (await res.json()) as { error: { message: string } };
+    expect(res.headers.get('www-authenticate')).toBe(
+      `${challenge}, error="invalid_token", error_description="${body.error.message.replace(/"/g, "'")}"`,
+    );
     expect(body.error.message).toMatch(message);
     expect(JSON.stringify(body)).not.toContain(authorization.slice(7));
   });

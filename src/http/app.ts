@@ -3,7 +3,8 @@
 // the Origin/Host guard and the one error mapping.
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import type { Logger } from '../gateway/index.js';
+import { createOidcVerifier, type Logger, type OidcOptions } from '../gateway/index.js';
+import type { OidcConfig } from '../config/index.js';
 import { operatorMessage } from '../errors.js';
 import type { ExposureOptions } from '../mcp/index.js';
 import { apiRoutes } from './api/index.js';
@@ -39,6 +40,10 @@ export interface HttpAppOptions {
   logger?: Logger;
   /** The clock (tests move it for token and session expiry). */
   now?: () => number;
+  /** `auth.oidc`: JWT access tokens from the team's identity provider, beside Carte's own tokens. */
+  oidc?: OidcConfig;
+  /** How those tokens' keys are cached (tests shorten the cooldown). */
+  oidcOptions?: Partial<OidcOptions>;
 }
 
 /**
@@ -78,15 +83,23 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
         exposeHeaders: ['www-authenticate', ...MCP_HEADERS],
       }),
     );
-  app.route('/', healthRoutes(deps.gateway, report));
+  app.route('/', healthRoutes(deps.gateway, { report, ...opt('oidc', options.oidc) }));
   app.route('/api/v1', loginRoutes(login, options.now));
 
   const local = new LocalSockets();
+  const jwt =
+    options.oidc &&
+    createOidcVerifier(options.oidc, {
+      ...opt('now', options.now),
+      ...opt('warn', logger && ((m: string) => logger.warn(m))),
+      ...options.oidcOptions,
+    });
   const authenticate = authenticator({
     gateway: deps.gateway,
     local,
     store: deps.store,
     login,
+    ...opt('jwt', jwt),
     ...opt('anonymousProject', deps.anonymousProject),
     ...opt('now', options.now),
   });

@@ -1,5 +1,5 @@
-// Who is calling (docs/http.md, "Authentication"): a bearer token resolves to its project and
-// scopes; no token means the operator's anonymous project, if one is named, else 401 with the
+// Who is calling (docs/http.md, "Authentication"): a bearer token (Carte's own, or a JWT from the
+// identity provider auth.oidc names) resolves to its project and scopes; no token means the operator's anonymous project, if one is named, else 401 with the
 // challenge the MCP authorization spec asks of a resource server. Scope checks stay the gateway's.
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
@@ -8,6 +8,7 @@ import {
   DEFAULT_PROJECT,
   localCaller,
   resolveBearer,
+  type AccessTokenVerifier,
   type CallerContext,
   type Gateway,
   type Store,
@@ -28,6 +29,8 @@ export interface AuthOptions {
   login?: LoginCodes;
   /** The connections accepted on the data dir's unix socket (local-socket.ts): they act as the local operator. */
   local?: LocalSockets;
+  /** The identity provider's JWT access tokens (auth.oidc), accepted beside Carte's own. */
+  jwt?: AccessTokenVerifier;
   now?: () => number;
 }
 
@@ -50,7 +53,12 @@ export function callerResolver(
     const at = now();
     // Login tokens are asked first, by the hash resolveBearer computes anyway.
     const issued = login === undefined ? undefined : (hash: string) => login.resolveHash(hash, at);
-    return resolveBearer(store, authorization, { now: at, projects, ...(issued ? { issued } : {}) });
+    return resolveBearer(store, authorization, {
+      now: at,
+      projects,
+      ...(issued ? { issued } : {}),
+      ...(options.jwt ? { jwt: options.jwt } : {}),
+    });
   };
 }
 
@@ -80,7 +88,7 @@ export function authenticator(options: AuthOptions): Authenticate {
       caller = await resolve(authorization);
     } catch (err) {
       if (!(err instanceof CarteError) || err.code !== 'unauthorized') throw err;
-      const challenge = bearerChallenge(url, authorization !== undefined);
+      const challenge = bearerChallenge(url, authorization !== undefined, err.message);
       return errorResponse(401, 'unauthorized', err.message, { 'www-authenticate': challenge });
     }
     return { caller: { ...caller, requestId }, requestId };

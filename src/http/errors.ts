@@ -53,9 +53,18 @@ export function resourceMetadataUrl(requestUrl: string): string {
 
 /**
  * `WWW-Authenticate` for a 401 (MCP authorization spec, RFC 9728 section 5.1): where the metadata
- * is, and `invalid_token` (RFC 6750 section 3.1) when a token was sent but refused.
+ * is, and `invalid_token` (RFC 6750 section 3.1) when a token was sent but refused, with why.
  */
-export function bearerChallenge(requestUrl: string, tokenSent: boolean): string {
+export function bearerChallenge(requestUrl: string, tokenSent: boolean, why?: string): string {
   const error = tokenSent ? ', error="invalid_token"' : '';
-  return `Bearer resource_metadata="${resourceMetadataUrl(requestUrl)}"${error}`;
+  const description = tokenSent && why !== undefined ? `, error_description="${descriptionText(why)}"` : '';
+  return `Bearer resource_metadata="${resourceMetadataUrl(requestUrl)}"${error}${description}`;
+}
+
+/** RFC 6750 section 3: error_description is printable ASCII without `"` or `\`. */
+function descriptionText(message: string): string {
+  return message
+    .replace(/"/g, "'")
+    .replace(/[^\x20-\x7e]|\\/g, '?')
+    .slice(0, 300);
 }

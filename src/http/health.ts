@@ -2,12 +2,17 @@
 // and the catalog is loaded), and the RFC 9728 protected-resource metadata MCP clients read
 // after a 401 (MCP authorization spec, "Authorization Server Discovery").
 import { Hono } from 'hono';
+import type { OidcConfig } from '../config/index.js';
 import { LOCAL_CALLER, TOKEN_SCOPES, type Gateway } from '../gateway/index.js';
 import type { ReportBug } from './errors.js';
 import type { HttpEnv } from './shared/types.js';
 
 /** Routes mounted at the root, before authentication. */
-export function healthRoutes(gateway: Gateway, report?: ReportBug): Hono<HttpEnv> {
+export function healthRoutes(
+  gateway: Gateway,
+  options: { report?: ReportBug; oidc?: OidcConfig } = {},
+): Hono<HttpEnv> {
+  const { report, oidc } = options;
   const app = new Hono<HttpEnv>();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
@@ -16,13 +21,20 @@ export function healthRoutes(gateway: Gateway, report?: ReportBug): Hono<HttpEnv
   });
   const metadata = (c: { req: { url: string }; json: (v: unknown) => Response }) => {
     const origin = new URL(c.req.url).origin;
-    return c.json({
+    const resource = {
       resource: `${origin}/mcp`,
       resource_name: 'Carte',
       bearer_methods_supported: ['header'],
-      // Carte mints its own tokens (`carte token create`, the login link): it names no
-      // authorization server, so a client is configured with a token rather than running OAuth.
-      scopes_supported: [...TOKEN_SCOPES],
+    };
+    // Without auth.oidc Carte mints its own tokens (`carte token create`, the login link): it names
+    // no authorization server, so a client is configured with a token rather than running OAuth.
+    if (oidc === undefined) return c.json({ ...resource, scopes_supported: [...TOKEN_SCOPES] });
+    // With it, a client that speaks MCP's OAuth flow finds the provider here (issue 31); the scopes
+    // it asks that provider for are the provider's names (auth.oidc.scopesSupported), not Carte's.
+    return c.json({
+      ...resource,
+      authorization_servers: [oidc.issuer],
+      ...(oidc.scopesSupported.length === 0 ? {} : { scopes_supported: [...oidc.scopesSupported] }),
     });
   };
   // Both the root form (named in WWW-Authenticate) and the path-aware form RFC 9728 derives from /mcp.

@@ -181,8 +181,11 @@ function opensSession(body: unknown): boolean {
 
 /** The identity a session is bound to. */
 function principalOf(caller: CallerContext): string {
-  // The local operator (the unix socket) is never the same principal as an anonymous TCP caller.
-  return caller.tokenId ?? `${caller.scopes.includes('*') ? 'local' : 'anonymous'}:${caller.projectId}`;
+  // The local operator (the unix socket) is never the same principal as an anonymous TCP caller;
+  // each subject of an identity provider's tokens is its own principal.
+  if (caller.tokenId !== undefined) return caller.tokenId;
+  if (caller.subject !== undefined) return `oidc:${caller.subject}:${caller.projectId}`;
+  return `${caller.scopes.includes('*') ? 'local' : 'anonymous'}:${caller.projectId}`;
 }
 
 /** A JSON-RPC error as the Streamable HTTP transport answers one (id null: no request to name). */

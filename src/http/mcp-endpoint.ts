@@ -149,7 +149,7 @@ async function readBody(request: Request, maxBytes: number): ReturnType<typeof r
 function authInfoOf(caller: CallerContext): AuthInfo {
   return {
     token: '',
-    clientId: caller.tokenId ?? 'anonymous',
+    clientId: caller.tokenId ?? caller.client ?? 'anonymous',
     scopes: [...caller.scopes],
     extra: { caller },
   };

@@ -46,6 +46,8 @@ describe.each(testEngines(afterEach))('ActivityRepo audit columns on $name', (en
         argsDigest: 'abcd',
         args: null,
         detail: null,
+        subject: null,
+        client: null,
       },
     ]);
     expect(await store.activity.finish(id + 100, { outcome: 'ok', durationMs: 1 })).toBe(false);
@@ -151,6 +153,26 @@ describe.each(testEngines(afterEach))('ActivityRepo audit columns on $name', (en
     await expect(activity.audit({ limit: 0 })).rejects.toThrow(
       'the audit limit must be a whole number of at least 1, not 0',
     );
+  });
+
+  it("keeps an identity provider's subject and client, single and grouped, and filters by subject", async () => {
+    const { activity } = await engine.open();
+    const alice = { subject: 'alice@example.com', client: 'claude-code' };
+    await activity.record({ ...call('a/x', NOW - 2, 1), project: 'p1', ...alice });
+    await activity.record({ ...call('a/y', NOW - 1, 1), project: 'p1', tokenId: 'tok_1' });
+    const grouped = await Promise.all([
+      activity.beginGrouped({ kind: 'call', key: 'a/z', server: 'a', at: NOW, subject: 'bob' }),
+      activity.beginGrouped({ kind: 'call', key: 'a/w', server: 'a', at: NOW + 1, ...alice }),
+    ]);
+    expect(grouped).toHaveLength(2);
+    const rows = await activity.audit({ subject: 'alice@example.com' });
+    expect(rows.map((r) => [r.key, r.subject, r.client, r.tokenId])).toEqual([
+      ['a/w', 'alice@example.com', 'claude-code', null],
+      ['a/x', 'alice@example.com', 'claude-code', null],
+    ]);
+    expect((await activity.audit({ subject: 'bob' })).map((r) => [r.key, r.client])).toEqual([['a/z', null]]);
+    expect(await activity.audit({ subject: 'carol' })).toEqual([]);
+    expect((await activity.audit({ key: 'a/y' }))[0]).toMatchObject({ subject: null, client: null });
   });
 
   it('prunes by the retention it was opened with', async () => {

@@ -55,6 +55,9 @@ beforeAll(async () => {
   );
   digest.event(ctx, { kind: 'search', detail: QUERY, outcome: 'ok', durationMs: 2 });
   await digest.settle();
+  // A caller signed in through the team's identity provider (issue 31): its subject and client.
+  const alice = { projectId: 'team', scopes: ['call'], subject: 'alice@example.com', client: 'cli-app' };
+  await digest.call(alice, { key: 'faults/echo', server: 'faults', args: {} }, ok);
   await store.close();
 });
 
@@ -64,8 +67,9 @@ describe('carte audit', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^time \(UTC\)\s+kind\s+project\s+token\s+key\s+outcome\s+duration$/);
+    expect(lines[0]).toMatch(/^time \(UTC\)\s+kind\s+project\s+who\s+key\s+outcome\s+duration$/);
     expect(lines.slice(1).map((l) => l.split(/\s{2,}/).slice(1, 6))).toEqual([
+      ['call', 'team', 'alice@example.com', 'faults/echo', 'ok'],
       ['search', 'team', 'tok_1', '-', 'ok'],
       ['call', 'default', '-', 'faults/slow', 'ok'],
       ['call', 'team', 'tok_1', 'faults/echo', 'ok'],
@@ -80,7 +84,13 @@ describe('carte audit', () => {
     const team = JSON.parse((await carte('audit', '--project', 'team', '--json')).stdout) as {
       kind: string;
     }[];
-    expect(team.map((r) => r.kind)).toEqual(['search', 'call']);
+    expect(team.map((r) => r.kind)).toEqual(['call', 'search', 'call']);
+    const alice = JSON.parse((await carte('audit', '--subject', 'alice@example.com', '--json')).stdout) as {
+      key: string;
+      subject: string;
+      client: string;
+    }[];
+    expect(alice).toMatchObject([{ key: 'faults/echo', subject: 'alice@example.com', client: 'cli-app' }]);
     const tool = JSON.parse(
       (await carte('audit', '--tool', 'faults/slow', '--since', '1h', '--json')).stdout,
     ) as {
@@ -95,7 +105,7 @@ describe('carte audit', () => {
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l) as { key: string; args: unknown });
-    expect(rows.map((r) => r.key)).toEqual(['faults/echo', 'faults/slow', null]);
+    expect(rows.map((r) => r.key)).toEqual(['faults/echo', 'faults/slow', null, 'faults/echo']);
     expect(rows[0]!.args).toEqual({ token: '[redacted]', text: 'hi' });
     const all = [exported, await carte('audit'), await carte('audit', '--json')]
       .map((x) => x.stdout + x.stderr)

@@ -12,10 +12,10 @@ export const AUDIT_LIST_LIMIT = 100;
 /** `carte audit export` is the one action; `carte audit` alone lists. */
 export const AUDIT_ACTIONS: ActionHelps = {
   export: {
-    usage: '[--since <duration>] [--project <id>] [--tool <key>] [--limit <n>]',
+    usage: '[--since <duration>] [--project <id>] [--tool <key>] [--subject <sub>] [--limit <n>]',
     summary:
       'Print every matching audit row as one JSON object per line, oldest first (no limit unless --limit).',
-    options: ['since', 'project', 'tool', 'limit'],
+    options: ['since', 'project', 'tool', 'subject', 'limit'],
     describe: { limit: 'At most this many rows (default: all)' },
   },
 };
@@ -24,12 +24,13 @@ interface AuditFlags extends GlobalFlags {
   since?: string;
   project?: string;
   tool?: string;
+  subject?: string;
   limit?: number;
   json?: boolean;
 }
 
 /**
- * `carte audit [--since 1h] [--project P] [--tool K] [--json]`: the newest audit rows as a table;
+ * `carte audit [--since 1h] [--project P] [--tool K] [--subject S] [--json]`: the newest audit rows as a table;
  * `carte audit export [...]`: every matching row as one JSON object per line, oldest first.
  */
 export function registerAudit(cli: CAC): void {
@@ -38,6 +39,7 @@ export function registerAudit(cli: CAC): void {
     .option('--since <duration>', 'Only this recent activity: 30m, 24h, 7d, 2w (default: all kept)')
     .option('--project <id>', 'Only this project')
     .option('--tool <key>', 'Only calls and describes of this tool key')
+    .option('--subject <sub>', "Only what an identity provider's token with this subject (sub claim) did")
     .option('--limit <n>', `At most this many rows (default ${AUDIT_LIST_LIMIT}; export: all)`)
     .option('--json', 'Print JSON')
     .action(async (action: string | undefined, flags: AuditFlags) => {
@@ -71,20 +73,24 @@ function readQuery(flags: AuditFlags, exporting: boolean): AuditQuery {
     ...(range === undefined ? {} : { since: Date.now() - range }),
     ...(flags.project === undefined ? {} : { project: String(flags.project) }),
     ...(flags.tool === undefined ? {} : { key: String(flags.tool) }),
+    ...(flags.subject === undefined ? {} : { subject: String(flags.subject) }),
     ...(limit === undefined ? {} : { limit }),
   };
 }
 
-/** An aligned table: time, kind, project, token, key, outcome, duration. Never arguments (the digest is enough to match rows). */
+/**
+ * An aligned table: time, kind, project, who (the token id, or the provider's subject), key,
+ * outcome, duration. Never arguments (the digest is enough to match rows).
+ */
 function formatAudit(rows: readonly AuditRow[]): string {
   const dash = (v: string | null) => v ?? '-';
   return formatTable([
-    ['time (UTC)', 'kind', 'project', 'token', 'key', 'outcome', 'duration'],
+    ['time (UTC)', 'kind', 'project', 'who', 'key', 'outcome', 'duration'],
     ...rows.map((r) => [
       r.at.slice(0, 19).replace('T', ' '),
       r.kind,
       dash(r.project),
-      dash(r.tokenId),
+      dash(r.tokenId ?? r.subject),
       dash(r.key),
       r.outcome,
       r.outcome === 'started' ? '-' : formatMs(r.durationMs),

@@ -57,6 +57,7 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
       agentRequests: app.config.registration.agentRequests,
       login,
       logger: app.logger,
+      ...(app.config.auth.oidc === undefined ? {} : { oidc: app.config.auth.oidc }),
     },
   );
   const server = await listenHttp(httpApp, { host, port });
@@ -140,7 +141,7 @@ async function warnExposed(app: App, host: string, anonymousProject: string | un
       `listening on ${host} with anonymous access: anyone who reaches this port can search project "${anonymousProject}" without a token`,
     );
   const live = (await listTokens(app.store)).filter((t) => t.revokedAt === null);
-  if (live.length === 0)
+  if (live.length === 0 && app.config.auth.oidc === undefined)
     app.logger.warn(
       `listening on ${host} and no bearer token exists yet: create one with "carte token create --project P --scope call"`,
     );

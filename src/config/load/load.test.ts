@@ -46,6 +46,7 @@ describe('Carte format: defaults', () => {
       exposure: { mode: 'meta', maxTools: 50 },
       menu: { hotList: 12, halfLifeDays: 7 },
       audit: { arguments: 'digest', retentionDays: 90 },
+      auth: {},
       registration: { allow: { commands: [], packages: [], hosts: [] }, agentRequests: false },
       http: { port: 7777, host: '127.0.0.1', allowedOrigins: [], maxSessions: 1000, sessionIdleMinutes: 30 },
       store: {},

@@ -4,11 +4,12 @@ import { SERVER_ID_PATTERN } from './server-id-pattern.js';
 import { CALL_CLASSES, CATEGORY_IDS, ExposureSchema, MenuSchema, ToolRuleSchema } from './schema-menu.js';
 import { AuditSchema, ProjectSchema, RegistrationSchema, StoreSchema } from './schema-trust.js';
 import { HttpSchema } from './schema-http.js';
+import { AuthSchema } from './schema-auth.js';
 import { RemoteEmbeddingsSchema, RemoteRerankSchema, RemoteSearchSchema, SearchSchema } from './schema-search.js';
 
 export { SERVER_ID_PATTERN, CALL_CLASSES, CATEGORY_IDS, ExposureSchema, MenuSchema, ToolRuleSchema };
 export { AuditSchema, ProjectSchema, RegistrationSchema, StoreSchema };
-export { HttpSchema };
+export { HttpSchema, AuthSchema };
 export { RemoteEmbeddingsSchema, RemoteRerankSchema, RemoteSearchSchema, SearchSchema };
 export type { CallClass, CategoryId } from './schema-menu.js';
 
@@ -176,6 +177,7 @@ export const ConfigSchema = z
     store: StoreSchema.prefault({}),
     registration: RegistrationSchema.prefault({}),
     http: HttpSchema.prefault({}),
+    auth: AuthSchema.prefault({}),
   })
   .describe('Carte configuration: the upstream MCP servers to gather, and how to search them.');
 
@@ -193,3 +195,5 @@ export type AuditConfig = CarteConfig['audit'];
 export type StoreConfig = CarteConfig['store'];
 export type RegistrationConfig = CarteConfig['registration'];
 export type HttpConfig = CarteConfig['http'];
+export type AuthConfig = CarteConfig['auth'];
+export type OidcConfig = NonNullable<AuthConfig['oidc']>;

@@ -17,6 +17,7 @@ import {
   type CarteConfig,
   type ServerConfig,
 } from '../schema/schema.js';
+import { AuthSchema, OidcSchema } from '../schema/schema-auth.js';
 import { badIdMessage, isServerId } from '../schema/server-ids.js';
 import { validateHttp } from './validate-http.js';
 import { validateProjects } from './validate-projects.js';
@@ -68,6 +69,7 @@ export function validateConfig(
   const serverIds = isRecord(doc.servers) ? Object.keys(doc.servers) : [];
   const projects = validateProjects(doc.projects, { serverIds, ctx: opts }, out);
   const http = validateHttp(doc.http, doc.projects, out);
+  const auth = checkSection(AuthSchema, 'auth', doc.auth, out);
   const rules = validateRules(doc.rules, isRecord(doc.servers) ? Object.keys(doc.servers) : [], out);
   const servers: Record<string, ServerConfig> = {};
   for (const [id, server] of written) {
@@ -78,7 +80,7 @@ export function validateConfig(
     servers[id] = resolved;
   }
   if (out.errors.length > start || !search || !limits || !exposure || !menu || !rules) return undefined;
-  if (!audit || !store || !registration || !projects.ok || !http) return undefined;
+  if (!audit || !store || !registration || !projects.ok || !http || !auth) return undefined;
   const $schema = typeof doc.$schema === 'string' ? { $schema: doc.$schema } : {};
   return {
     ...$schema,
@@ -92,6 +94,7 @@ export function validateConfig(
     store,
     registration,
     http,
+    auth,
     ...(projects.projects ? { projects: projects.projects } : {}),
   };
 }
@@ -118,11 +121,13 @@ type Section =
   | typeof MenuSchema
   | typeof AuditSchema
   | typeof StoreSchema
-  | typeof RegistrationSchema;
+  | typeof RegistrationSchema
+  | typeof AuthSchema;
 
 /** Keys of the objects nested in a section, by their dotted path, for "did you mean". */
 const NESTED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
   ['allow', Object.keys(RegistrationSchema.shape.allow.unwrap().shape)],
+  ['oidc', Object.keys(OidcSchema.shape)],
 ]);
 
 function checkSection<S extends Section>(schema: S, key: string, value: unknown, out: Problems) {

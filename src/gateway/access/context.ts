@@ -11,6 +11,16 @@ export interface CallerContext {
   tokenId?: string;
   /** The request's id, for the audit log, when the face has one. */
   requestId?: string;
+  /** An identity provider's access token (issue 31): its `sub` claim, for the audit log. */
+  subject?: string;
+  /** That token's client (`azp` or `client_id`), for the audit log. */
+  client?: string;
+}
+
+/** Who a caller is in one word, for records (approvals, proposals): `token:ID`, `oidc:SUB`, or undefined for the local user. */
+export function callerLabel(ctx: CallerContext): string | undefined {
+  if (ctx.tokenId !== undefined) return `token:${ctx.tokenId}`;
+  return ctx.subject === undefined ? undefined : `oidc:${ctx.subject}`;
 }
 
 /** The local user: default project, all scopes. */

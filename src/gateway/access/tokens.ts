@@ -3,6 +3,7 @@ import { closestKeys } from '../../catalog/index.js';
 import { CarteError, quote } from '../../errors.js';
 import type { Store } from '../../store/index.js';
 import type { CallerContext } from './context.js';
+import { looksLikeJwt, type AccessTokenVerifier } from './oidc.js';
 import { requireScope, type Scope } from './scopes.js';
 
 // Bearer tokens (issue 15, docs/security.md "Tokens"): the secret is shown once, only its sha256
@@ -112,6 +113,8 @@ export interface ResolveOptions {
    * before the store, so a bearer is hashed once. Undefined when it is not one of them.
    */
   issued?: (hash: string) => CallerContext | undefined;
+  /** The identity provider's JWT access tokens (auth.oidc): a bearer shaped as a JWT goes to it. */
+  jwt?: AccessTokenVerifier;
 }
 
 /**
@@ -128,6 +131,8 @@ export async function resolveBearer(
   const token = BEARER.exec(authorization)?.[1];
   if (token === undefined)
     throw unauthorized('the Authorization header is not "Bearer <token>"; send the token after "Bearer "');
+  // A JWT (three dot-separated parts) is the provider's; a Carte token has no dot (issue 31).
+  if (opts.jwt !== undefined && looksLikeJwt(token)) return opts.jwt.verify(token, opts.projects);
   if (!TOKEN_PATTERN.test(token))
     throw unauthorized(
       `the bearer token is malformed: a Carte token is "${TOKEN_PREFIX}" and 43 more characters; send the whole token`,

@@ -1,6 +1,7 @@
 // The audit log (issue 15, item 5): every call, search, browse, describe and admin action, with
-// who asked (project, token id, request id) and a digest of what with. A call's row is written
-// before the call runs; a call whose row cannot be written is refused (docs/security.md, "Audit log").
+// who asked (project, token id or an identity provider's subject and client, request id) and a
+// digest of what with. A call's row is written before the call runs; a call whose row cannot be
+// written is refused (docs/security.md, "Audit log").
 import { hash } from 'node:crypto';
 import { CarteError, nestingDepth, operatorMessage, toCarteError } from '../../errors.js';
 import type { ActivityEvent, ActivityOutcome, StartedEvent, Store } from '../../store/index.js';
@@ -234,11 +235,15 @@ export class AuditLog {
     }
   }
 
-  private who(ctx: CallerContext): Pick<StartedEvent, 'project' | 'tokenId' | 'requestId'> {
+  private who(
+    ctx: CallerContext,
+  ): Pick<StartedEvent, 'project' | 'tokenId' | 'requestId' | 'subject' | 'client'> {
     return {
       project: ctx.projectId,
       ...(ctx.tokenId === undefined ? {} : { tokenId: ctx.tokenId }),
       ...(ctx.requestId === undefined ? {} : { requestId: ctx.requestId }),
+      ...(ctx.subject === undefined ? {} : { subject: ctx.subject }),
+      ...(ctx.client === undefined ? {} : { client: ctx.client }),
     };
   }
 

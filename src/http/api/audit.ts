@@ -29,6 +29,8 @@ const RowSchema = z
     argsDigest: z.string().nullable(),
     args: z.unknown().optional(),
     detail: z.string().nullable(),
+    subject: z.string().nullable(),
+    client: z.string().nullable(),
   })
   .openapi('AuditRow');
 
@@ -50,6 +52,10 @@ const Filters = z.object({
   outcome: z.string().optional().openapi({
     description: 'Only rows with this outcome: ok, tool_error, started or an error code',
     example: 'ok',
+  }),
+  subject: z.string().optional().openapi({
+    description: "Only rows of an identity provider's token with this subject (its sub claim)",
+    example: 'alice@example.com',
   }),
 });
 
@@ -144,6 +150,7 @@ function filters(q: z.infer<typeof Filters>, now: number) {
     ...(q.project === undefined ? {} : { project: q.project }),
     ...(q.tool === undefined ? {} : { key: q.tool }),
     ...(q.outcome === undefined ? {} : { outcome: q.outcome }),
+    ...(q.subject === undefined ? {} : { subject: q.subject }),
   };
 }
 

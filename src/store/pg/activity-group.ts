@@ -64,6 +64,8 @@ const BEGIN_COLUMNS = [
   ['args_digest', 'text'],
   ['args', 'text'],
   ['detail', 'text'],
+  ['subject', 'text'],
+  ['client', 'text'],
 ] as const;
 
 /** A begun row's values (BEGIN_COLUMNS order), or a finish of a begun row. */

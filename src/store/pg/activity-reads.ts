@@ -61,6 +61,7 @@ export async function auditRows(
   if (query.until !== undefined) add((n) => `at < ${n}`, query.until);
   if (query.project !== undefined) add((n) => `project = ${n}`, query.project);
   if (query.key !== undefined) add((n) => `key = ${n}`, query.key);
+  if (query.subject !== undefined) add((n) => `subject = ${n}`, query.subject);
   if (query.kinds !== undefined) add((n) => `kind = ANY(${n}::text[])`, [...query.kinds]);
   if (query.outcome !== undefined) add((n) => `outcome = ${n}`, query.outcome);
   const dir = order === 'newest' ? 'DESC' : 'ASC';
@@ -70,7 +71,7 @@ export async function auditRows(
     where.push(`(at, id) ${past} ($${values.length - 1}::bigint, $${values.length}::bigint)`);
   }
   const sql = `SELECT id, at, kind, request_id, token_id, project, key, server, outcome, duration_ms,
-                 result_bytes, args_digest, args, detail
+                 result_bytes, args_digest, args, detail, subject, client
                FROM activity${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
                ORDER BY at ${dir}, id ${dir}${query.limit === undefined ? '' : ` LIMIT ${query.limit}`}`;
   return (await rawRows(q, sql, values)).map(toAuditRow);

@@ -124,6 +124,8 @@ const CREATE_VERSION_7 = `
 /** Migrations by the schema version they bring the database to, in order. */
 export const PG_MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 7, sql: CREATE_VERSION_7 },
+  // Team sign-in (issue 31): who an identity provider's access token names.
+  { version: 8, sql: 'ALTER TABLE activity ADD COLUMN subject TEXT, ADD COLUMN client TEXT' },
 ];
 
 /** The schema version this build writes: SQLite's, which the last migration must reach. */

@@ -45,6 +45,10 @@ export interface ActivityEvent {
   args?: string;
   /** A short note: a search query's digest, an admin action's subject. */
   detail?: string;
+  /** An identity provider's access token: its `sub` claim (issue 31). */
+  subject?: string;
+  /** An identity provider's access token: the client it was issued to (`azp` or `client_id`). */
+  client?: string;
 }
 
 /** A call's row as `begin` writes it, before the call runs. */
@@ -127,8 +131,8 @@ export class ActivityRepo {
     this.insert = prepared(
       db,
       `INSERT INTO activity (at, kind, key, server, outcome, duration_ms, result_bytes,
-                             request_id, token_id, project, args_digest, args, detail)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                             request_id, token_id, project, args_digest, args, detail, subject, client)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.update = prepared(
       db,
@@ -228,6 +232,8 @@ export class ActivityRepo {
       e.argsDigest ?? null,
       e.args ?? null,
       e.detail ?? null,
+      e.subject ?? null,
+      e.client ?? null,
     );
     if (++this.writes % PRUNE_EVERY === 0) this.pruneExpired();
     return Number(lastInsertRowid);

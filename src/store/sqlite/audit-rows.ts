@@ -16,6 +16,8 @@ export interface AuditQuery {
   outcome?: string;
   /** Only rows past this one in the read's order (older for `audit`, newer for `exportAudit`): a page's cursor. */
   after?: AuditCursor;
+  /** An identity provider's subject (`sub`), exact. */
+  subject?: string;
   /** At most this many rows (a whole number >= 1); all when absent. */
   limit?: number;
 }
@@ -48,10 +50,14 @@ export interface AuditRow {
   args: unknown;
   /** A search's query digest (or redacted query), an admin action's subject. */
   detail: string | null;
+  /** The `sub` of the identity provider's access token that asked; null for Carte's own tokens and the local user. */
+  subject: string | null;
+  /** The client that token was issued to (`azp` or `client_id`); null as `subject`. */
+  client: string | null;
 }
 
 const COLUMNS = `id, at, kind, request_id, token_id, project, key, server, outcome, duration_ms,
-  result_bytes, args_digest, args, detail`;
+  result_bytes, args_digest, args, detail, subject, client`;
 
 type Raw = [
   number,
@@ -65,6 +71,8 @@ type Raw = [
   string,
   number,
   number | null,
+  string | null,
+  string | null,
   string | null,
   string | null,
   string | null,
@@ -85,6 +93,7 @@ export function auditSelect(q: AuditQuery, order: 'newest' | 'oldest'): { sql: s
   if (q.until !== undefined) add('at < @until', 'until', q.until);
   if (q.project !== undefined) add('project = @project', 'project', q.project);
   if (q.key !== undefined) add('key = @key', 'key', q.key);
+  if (q.subject !== undefined) add('subject = @subject', 'subject', q.subject);
   if (q.kinds !== undefined)
     add('kind IN (SELECT value FROM json_each(@kinds))', 'kinds', JSON.stringify(q.kinds));
   if (q.outcome !== undefined) add('outcome = @outcome', 'outcome', q.outcome);
@@ -117,6 +126,8 @@ export function toAuditRow(r: unknown[]): AuditRow {
     digest,
     args,
     detail,
+    subject,
+    client,
   ] = r as Raw;
   return {
     id,
@@ -133,6 +144,8 @@ export function toAuditRow(r: unknown[]): AuditRow {
     argsDigest: digest,
     args: args === null ? null : parseArgs(args),
     detail,
+    subject,
+    client,
   };
 }
 

@@ -143,6 +143,11 @@ export const MIGRATIONS: readonly string[] = [
      findings TEXT NOT NULL DEFAULT '[]',
      since INTEGER NOT NULL
    ) STRICT;`,
+  // 8: team sign-in (issue 31). A call by an identity provider's access token records who it
+  // names: its subject (`sub`) and the client it was issued to (`azp` or `client_id`). NULL for
+  // Carte's own tokens and the local user. No index: `carte audit --subject` reads a time range.
+  `ALTER TABLE activity ADD COLUMN subject TEXT;
+   ALTER TABLE activity ADD COLUMN client TEXT;`,
 ];
 
 /** The schema version this build writes. */

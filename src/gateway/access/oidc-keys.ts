@@ -1,0 +1,124 @@
+// The identity provider's signing keys (issue 31): where they are (auth.oidc.jwksUrl, or the
+// jwks_uri of the issuer's OpenID discovery document) and a cache of them. jose's remote key set
+// keeps the keys, fetches them again once they are older than `maxAgeMs`, and on a token whose
+// `kid` it does not hold fetches them again at most once per `cooldownMs` since the last fetch
+// that worked. On top of it: a fetch that fails is not tried again for `cooldownMs` either (a
+// provider that is down is not asked on every request), and meanwhile the keys last fetched keep
+// working; with none fetched yet no token passes, and the refusal says why.
+import { createLocalJWKSet, createRemoteJWKSet, errors, type JWSHeaderParameters } from 'jose';
+import type { FlattenedJWSInput, JSONWebKeySet, KeyObject, CryptoKey } from 'jose';
+
+/** Why no key can be had: the provider's keys could not be fetched and none are cached. */
+export class KeysUnavailable extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`cannot fetch the provider's keys from ${url}: ${reason}`);
+  }
+}
+
+export interface ProviderKeyOptions {
+  issuer: string;
+  /** Absent: the jwks_uri of `${issuer}/.well-known/openid-configuration`. */
+  jwksUrl?: string;
+  cooldownMs: number;
+  maxAgeMs: number;
+  timeoutMs: number;
+  /** Told when the provider does not answer and cached keys are used instead. */
+  warn?: (message: string) => void;
+}
+
+type Key = CryptoKey | KeyObject | Uint8Array;
+type RemoteSet = ReturnType<typeof createRemoteJWKSet>;
+
+/** The provider's keys as jose's `jwtVerify` asks for them. */
+export class ProviderKeys {
+  private remote: RemoteSet | undefined;
+  private url: string | undefined;
+  private failure: { at: number; reason: string } | undefined;
+
+  constructor(private readonly o: ProviderKeyOptions) {
+    this.url = o.jwksUrl;
+  }
+
+  /** Where the keys are fetched from, once known (for messages). */
+  get where(): string {
+    return this.url ?? discoveryUrl(this.o.issuer);
+  }
+
+  /** The key a token's header names; jose's errors for an unknown or ambiguous `kid`, KeysUnavailable when none can be had. */
+  readonly getKey = async (header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<Key> => {
+    // Date.now, as jose's own cooldown and cache age are measured.
+    if (this.failure !== undefined && Date.now() - this.failure.at < this.o.cooldownMs)
+      return this.cached(header, token, this.failure.reason);
+    let remote: RemoteSet;
+    try {
+      remote = await this.open();
+      const key = await remote(header, token);
+      this.failure = undefined;
+      return key;
+    } catch (err) {
+      if (err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys)
+        throw err;
+      const reason = describeFailure(err);
+      this.failure = { at: Date.now(), reason };
+      return this.cached(header, token, reason);
+    }
+  };
+
+  /** The keys last fetched, while the provider does not answer. */
+  private async cached(header: JWSHeaderParameters, token: FlattenedJWSInput, reason: string): Promise<Key> {
+    const jwks: JSONWebKeySet | undefined = this.remote?.jwks();
+    if (jwks === undefined) throw new KeysUnavailable(this.where, `${reason}; no keys are cached`);
+    this.o.warn?.(
+      `oidc: the provider's keys at ${this.where} cannot be fetched (${reason}): using the keys last fetched`,
+    );
+    return createLocalJWKSet(jwks)(header, token);
+  }
+
+  private async open(): Promise<RemoteSet> {
+    if (this.remote !== undefined) return this.remote;
+    this.url ??= await discoverJwksUrl(this.o.issuer, this.o.timeoutMs);
+    this.remote = createRemoteJWKSet(new URL(this.url), {
+      cooldownDuration: this.o.cooldownMs,
+      cacheMaxAge: this.o.maxAgeMs,
+      timeoutDuration: this.o.timeoutMs,
+    });
+    return this.remote;
+  }
+}
+
+function discoveryUrl(issuer: string): string {
+  return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+}
+
+/** The jwks_uri of the issuer's discovery document (OpenID Connect Discovery 1.0, section 4), whose issuer must be ours. */
+async function discoverJwksUrl(issuer: string, timeoutMs: number): Promise<string> {
+  const url = discoveryUrl(issuer);
+  const res = await fetch(url, {
+    redirect: 'manual',
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { accept: 'application/json' },
+  });
+  if (res.status !== 200) throw new Error(`${url} answered HTTP ${res.status}`);
+  const doc = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  // Section 4.3: the document's issuer is the one asked for, or it is not this provider's.
+  if (doc?.issuer !== issuer)
+    throw new Error(`${url} names issuer ${JSON.stringify(doc?.issuer)}, not ${JSON.stringify(issuer)}`);
+  const jwksUri = doc.jwks_uri;
+  if (typeof jwksUri !== 'string' || !/^https?:\/\//.test(jwksUri))
+    throw new Error(`${url} has no http(s) jwks_uri; set auth.oidc.jwksUrl`);
+  return jwksUri;
+}
+
+/** A fetch failure in a few words (never a token: none is sent to the provider). */
+function describeFailure(err: unknown): string {
+  if (err instanceof errors.JWKSTimeout) return 'it did not answer in time';
+  if (err instanceof Error) {
+    const cause = (err as { cause?: { code?: unknown } }).cause;
+    const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
+    return `${err.message}${code}`;
+  }
+  return String(err);
+}
