@@ -15,14 +15,20 @@ describe('parseRoute', () => {
     ['#/servers', { view: 'servers' }],
     ['#/approvals', { view: 'approvals' }],
     ['#/tokens', { view: 'tokens' }],
-    ['#/activity', { view: 'activity', filters: { range: 'hour', tool: '', outcome: '', since: '' } }],
     [
-      '#/activity?range=week&tool=a%2Fb&outcome=ok&since=24h',
-      { view: 'activity', filters: { range: 'week', tool: 'a/b', outcome: 'ok', since: '24h' } },
+      '#/activity',
+      { view: 'activity', filters: { range: 'hour', tool: '', outcome: '', subject: '', since: '' } },
+    ],
+    [
+      '#/activity?range=week&tool=a%2Fb&outcome=ok&subject=alice%40example.com&since=24h',
+      {
+        view: 'activity',
+        filters: { range: 'week', tool: 'a/b', outcome: 'ok', subject: 'alice@example.com', since: '24h' },
+      },
     ],
     [
       '#/activity?range=year',
-      { view: 'activity', filters: { range: 'hour', tool: '', outcome: '', since: '' } },
+      { view: 'activity', filters: { range: 'hour', tool: '', outcome: '', subject: '', since: '' } },
     ],
     ['#/tokens/x', { view: 'missing', hash: '#/tokens/x' }],
     ['#/tool/only-server', { view: 'missing', hash: '#/tool/only-server' }],

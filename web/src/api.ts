@@ -119,6 +119,9 @@ export interface AuditRow {
   outcome: string;
   durationMs: number;
   detail: string | null;
+  /** The identity provider token's subject and client (null for Carte's own tokens). */
+  subject: string | null;
+  client: string | null;
 }
 export interface TokenInfo {
   id: string;

@@ -1,6 +1,6 @@
 /**
  * Hash routes: `#/`, `#/category/web`, `#/server/id`, `#/tool/server/name`, `#/search?q=`, `#/servers`,
- * `#/approvals`, `#/activity?range=&tool=&outcome=&since=`, `#/tokens`.
+ * `#/approvals`, `#/activity?range=&tool=&outcome=&subject=&since=`, `#/tokens`.
  */
 export type Route =
   | { view: 'home' }
@@ -19,6 +19,8 @@ export interface ActivityFilters {
   range: 'hour' | 'week';
   tool: string;
   outcome: string;
+  /** An identity provider's subject (`sub`): the rows of that person's tokens. */
+  subject: string;
   since: string;
 }
 
@@ -48,6 +50,7 @@ export function parseRoute(hash: string): Route {
       range: params.get('range') === 'week' ? ('week' as const) : ('hour' as const),
       tool: params.get('tool') ?? '',
       outcome: params.get('outcome') ?? '',
+      subject: params.get('subject') ?? '',
       since: params.get('since') ?? '',
     };
     return { view: 'activity', filters };

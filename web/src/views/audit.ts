@@ -25,7 +25,7 @@ const SINCE = [
 
 /** The audit heading, filter form, first page of rows, a "More" button and the download button. */
 export async function auditSection(f: ActivityFilters, project: string): Promise<Node[]> {
-  const filters = { tool: f.tool, outcome: f.outcome, since: f.since };
+  const filters = { tool: f.tool, outcome: f.outcome, subject: f.subject, since: f.since };
   const first = await api<{ rows: AuditRow[]; next: string | null }>(
     'GET',
     `/audit${query({ ...filters, limit: PAGE })}`,
@@ -72,6 +72,12 @@ export async function auditSection(f: ActivityFilters, project: string): Promise
 
 function filterForm(f: ActivityFilters, project: string): HTMLFormElement {
   const tool = h('input', { name: 'tool', value: f.tool, placeholder: 'server/tool', autocomplete: 'off' });
+  const subject = h('input', {
+    name: 'subject',
+    value: f.subject,
+    placeholder: 'a person (sub)',
+    autocomplete: 'off',
+  });
   const outcome = h(
     'select',
     { name: 'outcome' },
@@ -94,12 +100,14 @@ function filterForm(f: ActivityFilters, project: string): HTMLFormElement {
       onsubmit: (e: Event) => {
         e.preventDefault();
         const range = f.range === 'hour' ? '' : f.range;
-        location.hash = `#/activity${query({ range, tool: tool.value.trim(), outcome: outcome.value, since: since.value })}`;
+        const chosen = { tool: tool.value.trim(), outcome: outcome.value, subject: subject.value.trim() };
+        location.hash = `#/activity${query({ range, ...chosen, since: since.value })}`;
       },
     },
     field('Project', projectBox),
     field('Tool', tool),
     field('Outcome', outcome),
+    field('Subject', subject),
     field('Time', since),
     h('button', { type: 'submit', class: 'primary' }, 'Filter'),
   );
@@ -114,7 +122,7 @@ function auditItem(r: AuditRow): HTMLElement {
     h('span', { class: 'audit-kind' }, r.kind),
     r.key ? h('code', {}, r.key) : r.detail ? h('span', { class: 'muted' }, r.detail) : null,
     badge(r.outcome, tone),
-    h('span', { class: 'muted' }, `${Math.round(r.durationMs)} ms · ${r.tokenId ?? 'local'}`),
+    h('span', { class: 'muted' }, `${Math.round(r.durationMs)} ms · ${r.subject ?? r.tokenId ?? 'local'}`),
   );
 }
 
