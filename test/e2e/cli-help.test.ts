@@ -21,7 +21,11 @@ describe('--help after an action', () => {
     ['token', 'create', ['--project <id>', '--name <name>', '--expires <duration>', '--scope <scope>']],
     ['token', 'list', ['--json']],
     ['token', 'revoke', []],
-    ['audit', 'export', ['--since <duration>', '--project <id>', '--tool <key>', '--limit <n>']],
+    [
+      'audit',
+      'export',
+      ['--since <duration>', '--project <id>', '--tool <key>', '--subject <sub>', '--limit <n>'],
+    ],
     ['config', 'check', []],
   ])('carte %s %s --help prints that action and exits 0', async (command, action, options) => {
     const r = await carte(command, action, '--help');
