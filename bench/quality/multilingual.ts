@@ -13,7 +13,7 @@ interface DevQuery {
 }
 
 /** The dev set's languages, in table order. */
-export const DEV_LANGUAGES = ['zh', 'ja', 'es'] as const;
+export const DEV_LANGUAGES = ['zh', 'ja', 'es', 'de', 'fr', 'pt'] as const;
 
 const HAN = /\p{Script=Han}/u;
 

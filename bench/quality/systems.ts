@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   buildHybridIndex,
   buildSearchIndex,
+  CEDICT_TRANSLATOR,
   createUseLiteEmbedder,
   NO_TRANSLATOR,
   toolTexts,
@@ -61,6 +62,7 @@ export const ABLATION_SYSTEMS: System[] = [
   lexical('lexical no stemmer', { stemmer: 'none' }),
   lexical('lexical -stop words', { stopWords: false }),
   lexical('lexical -translator', { translator: NO_TRANSLATOR }),
+  lexical('lexical -freedict', { translator: CEDICT_TRANSLATOR }),
   hybrid('hybrid -adaptive gap', { adaptiveGap: 0 }),
   hybrid('hybrid rrf', { method: 'rrf' }),
   lexical('lexical -step context', { stepContext: 0 }),

@@ -8,6 +8,7 @@ export { RANKER_DEFAULTS, type RankerOptions } from './lexical/options.js';
 export { mergeRankings, type RankedHit } from './rank/merge.js';
 export { tokenize } from './text/tokenize.js';
 export {
+  combineTranslators,
   createDictionaryTranslator,
   NO_TRANSLATOR,
   type GlossDictionary,
@@ -22,6 +23,20 @@ export {
   parseCedict,
   type CedictOptions,
 } from './text/cedict.js';
+export { decodeDictdNumber, openDictd, parseDictzipHeader, parseFreedictGlosses } from './text/dictd.js';
+export {
+  createFreedictTranslator,
+  detectLanguages,
+  DICTD_DIR,
+  findDictionaries,
+  findFreedict,
+  FREEDICT_LANGUAGES,
+  FREEDICT_TRANSLATOR,
+  glossWord,
+  lazyFreedictTranslator,
+  type FreedictLanguage,
+  type InstalledDictionaries,
+} from './text/freedict.js';
 export { parseQuery, searchRequest, type ParsedQuery } from './query/query-syntax.js';
 export { embedAll, type Embedder } from './embed/embedder.js';
 export { buildHybridIndex, toolTexts, type HybridIndex, type HybridOptions } from './hybrid/hybrid.js';

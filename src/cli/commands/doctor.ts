@@ -1,9 +1,9 @@
 import type { CAC } from 'cac';
 import { CarteError, toCarteError, type ErrorCode } from '../../errors.js';
-import { LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
+import { findDictionaries, LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
 import { describeConfig, openApp, type App, type GlobalFlags } from '../shared/app.js';
 import { count, formatTable, out } from '../shared/output.js';
-import { projectSearchFinding, searchFinding } from './doctor-search.js';
+import { dictionaryFinding, projectSearchFinding, searchFinding } from './doctor-search.js';
 
 interface Finding {
   check: string;
@@ -78,6 +78,7 @@ async function examine(app: App): Promise<Finding[]> {
   const searches = await app.gateway.prepareSearches(LOCAL_CALLER);
   findings.push(searchFinding(searches.top));
   for (const p of searches.projects) findings.push(projectSearchFinding(p));
+  findings.push(dictionaryFinding(findDictionaries()));
   return findings;
 }
 

