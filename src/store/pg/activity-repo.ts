@@ -2,6 +2,7 @@ import { CarteError } from '../../errors.js';
 import type { ActivityContract } from './contracts.js';
 import {
   checkOptions,
+  eventValues,
   roundMs,
   ACTIVITY_DEFAULTS,
   PRUNE_BATCH,
@@ -70,7 +71,7 @@ export class PgActivityRepo implements ActivityContract {
 
   /** `begin` in a group commit with the other writes of this turn (activity-group.ts). */
   async beginGrouped(event: StartedEvent): Promise<number> {
-    return (await this.turn.add({ begin: this.values(event, STARTED, 0, undefined) })) as number;
+    return (await this.turn.add({ begin: eventValues(event, STARTED, 0, undefined) })) as number;
   }
 
   /** `finish` in a group commit with the other writes of this turn. */
@@ -192,34 +193,13 @@ export class PgActivityRepo implements ActivityContract {
   }
 
   private async write(e: StartedEvent, outcome: string, durationMs: number, resultBytes: number | undefined) {
-    return this.insert(this.values(e, outcome, durationMs, resultBytes));
+    return this.insert(eventValues(e, outcome, durationMs, resultBytes));
   }
 
   private async insert(values: unknown[]): Promise<number> {
     const inserted = await row<{ id: number }>(this.q, INSERT.text, values, INSERT.name);
     await this.counted();
     return inserted!.id;
-  }
-
-  /** A row's values in INSERT's order (and activity-group.ts's BEGIN_COLUMNS). */
-  private values(e: StartedEvent, outcome: string, durationMs: number, resultBytes: number | undefined) {
-    return [
-      e.at ?? Date.now(),
-      e.kind,
-      e.key ?? null,
-      e.server ?? null,
-      outcome,
-      roundMs(durationMs),
-      resultBytes ?? null,
-      e.requestId ?? null,
-      e.tokenId ?? null,
-      e.project ?? null,
-      e.argsDigest ?? null,
-      e.args ?? null,
-      e.detail ?? null,
-      e.subject ?? null,
-      e.client ?? null,
-    ];
   }
 
   private async counted(): Promise<void> {

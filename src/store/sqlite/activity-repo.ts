@@ -218,23 +218,7 @@ export class ActivityRepo {
     durationMs: number,
     resultBytes: number | undefined,
   ): number {
-    const { lastInsertRowid } = this.insert.run(
-      e.at ?? Date.now(),
-      e.kind,
-      e.key ?? null,
-      e.server ?? null,
-      outcome,
-      roundMs(durationMs),
-      resultBytes ?? null,
-      e.requestId ?? null,
-      e.tokenId ?? null,
-      e.project ?? null,
-      e.argsDigest ?? null,
-      e.args ?? null,
-      e.detail ?? null,
-      e.subject ?? null,
-      e.client ?? null,
-    );
+    const { lastInsertRowid } = this.insert.run(...eventValues(e, outcome, durationMs, resultBytes));
     if (++this.writes % PRUNE_EVERY === 0) this.pruneExpired();
     return Number(lastInsertRowid);
   }
@@ -365,4 +349,30 @@ export function checkOptions(o: ActivityOptions): void {
       `activity retention needs retentionDays above 0 and a whole maxRows of at least 1, not ${o.retentionDays} and ${o.maxRows}`,
     );
   }
+}
+
+/** A row's values in the INSERT's column order (both engines' inserts, and pg's grouped one). */
+export function eventValues(
+  e: StartedEvent,
+  outcome: string,
+  durationMs: number,
+  resultBytes: number | undefined,
+): unknown[] {
+  return [
+    e.at ?? Date.now(),
+    e.kind,
+    e.key ?? null,
+    e.server ?? null,
+    outcome,
+    roundMs(durationMs),
+    resultBytes ?? null,
+    e.requestId ?? null,
+    e.tokenId ?? null,
+    e.project ?? null,
+    e.argsDigest ?? null,
+    e.args ?? null,
+    e.detail ?? null,
+    e.subject ?? null,
+    e.client ?? null,
+  ];
 }
