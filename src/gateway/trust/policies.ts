@@ -110,10 +110,14 @@ export class Policies {
     const p = this.project(ctx);
     let policy = this.byProject.get(p.id);
     if (!policy) {
-      policy = this.compute(
-        [...this.src.servers().values()].filter((s) => projectSees(p, s.id)),
-        concatRules(this.rules, p.rules),
-      );
+      // A project that sees every server and adds no rules sees what the catalog policy says.
+      policy =
+        p.servers === 'all' && !p.rules
+          ? this.catalog()
+          : this.compute(
+              [...this.src.servers().values()].filter((s) => projectSees(p, s.id)),
+              concatRules(this.rules, p.rules),
+            );
       this.byProject.set(p.id, policy);
     }
     return policy;

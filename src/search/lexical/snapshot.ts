@@ -45,19 +45,12 @@ export function snapshotKey(docs: readonly SearchDoc[], opts: RankerOptions): st
   const hash = createHash('sha256');
   hash.update(`carte-lexical-${SNAPSHOT_FORMAT}\0${endianness()}\0${searchCodeFingerprint()}\0`);
   hash.update(JSON.stringify(opts));
+  const field = (f: string): string => `${f.length}:${f}`;
   for (const d of docs) {
+    const params = (d.paramNames ?? []).join('\u0001');
     hash.update(
-      [
-        d.key,
-        d.server,
-        d.name,
-        d.title ?? '',
-        d.description ?? '',
-        (d.paramNames ?? []).join('\u0001'),
-        d.serverDescription ?? '',
-      ]
-        .map((f) => `${f.length}:${f}`)
-        .join('\0'),
+      `${field(d.key)}\0${field(d.server)}\0${field(d.name)}\0${field(d.title ?? '')}\0` +
+        `${field(d.description ?? '')}\0${field(params)}\0${field(d.serverDescription ?? '')}`,
     );
   }
   return `${SNAPSHOT_FORMAT}:${hash.digest('hex')}`;
