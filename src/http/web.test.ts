@@ -11,6 +11,7 @@ mkdirSync(join(web, 'views'), { recursive: true });
 writeFileSync(join(web, 'index.html'), '<!doctype html><title>Carte</title>');
 writeFileSync(join(web, 'main.js'), 'export {};');
 writeFileSync(join(web, 'style.css'), 'body{}');
+writeFileSync(join(web, 'main.js.map'), '{"version":3}');
 writeFileSync(join(web, 'views', 'home.js'), 'export const home = 1;');
 writeFileSync(join(web, 'notes.ts'), 'secret source'); // not a servable type
 writeFileSync(join(web, '.env'), 'TOKEN=x');
@@ -37,6 +38,7 @@ describe('webRoutes', () => {
   it.each([
     ['/main.js', 'text/javascript; charset=utf-8', 'export {};'],
     ['/style.css', 'text/css; charset=utf-8', 'body{}'],
+    ['/main.js.map', 'application/json; charset=utf-8', '{"version":3}'],
     ['/views/home.js', 'text/javascript; charset=utf-8', 'export const home = 1;'],
     ['/index.html', 'text/html; charset=utf-8', '<!doctype html><title>Carte</title>'],
   ])('serves %s as %s', async (path, type, body) => {
