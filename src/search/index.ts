@@ -37,6 +37,21 @@ export {
   type FreedictLanguage,
   type InstalledDictionaries,
 } from './text/freedict.js';
+export {
+  createEdictTranslator,
+  EDICT_FILE,
+  EDICT_TRANSLATOR,
+  findEdict,
+  lazyEdictTranslator,
+  parseEdictLine,
+  segmentJapanese,
+  withJapanese,
+  wordOf,
+  type EdictEntry,
+  type JapaneseWord,
+  type Segment,
+} from './text/edict.js';
+export { encodeEucJp, indexEdict, type EdictIndex } from './text/edict-index.js';
 export { parseQuery, searchRequest, type ParsedQuery } from './query/query-syntax.js';
 export { embedAll, type Embedder } from './embed/embedder.js';
 export { buildHybridIndex, toolTexts, type HybridIndex, type HybridOptions } from './hybrid/hybrid.js';
