@@ -44,13 +44,17 @@ export {
   findEdict,
   lazyEdictTranslator,
   parseEdictLine,
-  segmentJapanese,
   withJapanese,
   wordOf,
   type EdictEntry,
+} from './text/edict.js';
+export {
+  dictionaryForms,
+  JAPANESE_MAX_LENGTH,
+  segmentJapanese,
   type JapaneseWord,
   type Segment,
-} from './text/edict.js';
+} from './text/japanese.js';
 export { encodeEucJp, indexEdict, type EdictIndex } from './text/edict-index.js';
 export { parseQuery, searchRequest, type ParsedQuery } from './query/query-syntax.js';
 export { embedAll, type Embedder } from './embed/embedder.js';

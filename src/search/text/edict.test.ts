@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   buildSearchIndex,
   createEdictTranslator,
+  dictionaryForms,
   EDICT_TRANSLATOR,
   encodeEucJp,
   findEdict,
@@ -32,6 +33,13 @@ const LINES = [
   'しま /(n) a rare card game term/EntL9000008X/',
   '読み込む [よみこむ] /(v5m,vt) (1) to read closely/(v5m,vt) (2) (comp) to load (data)/to read in/(P)/EntL9000009X/',
   '探検 [さぐりみ] /(n) a made-up second reading/EntL9000010X/',
+  '下さい [ください] /(exp) (uk) please do/(P)/EntL9000011X/',
+  'て /(prt) joins verbs/(P)/EntL9000012X/',
+  'てく /(aux) a made-up auxiliary/EntL9000013X/',
+  'だ /(cop) is/(P)/EntL9000014X/',
+  'さ /(suf) -ness/(P)/EntL9000015X/',
+  'い /(prt) a made-up emphasis/EntL9000016X/',
+  '書く [かく] /(v5k,vt) to write down/to compose/(P)/EntL9000017X/',
 ];
 const FILE = Buffer.concat(LINES.map((line) => Buffer.from([...encodeEucJp(line)!, 0x0a])));
 const INDEX = indexEdict(FILE);
@@ -95,6 +103,23 @@ describe('segmentJapanese', () => {
     ]);
     expect(segmentJapanese('謎', lookup)).toEqual([{ surface: '謎' }]);
   });
+
+  it('takes the fewest words, not the longest first word: て + ください, not てく + だ + さ + い', () => {
+    const lookup = (s: string) => wordOf(s, entriesOf(s));
+    expect(segmentJapanese('てください', lookup).map((s) => s.surface)).toEqual(['て', 'ください']);
+  });
+});
+
+describe('dictionaryForms', () => {
+  it.each([
+    ['書き', ['書く/v5k', '書きる/v1']],
+    ['書い', ['書く/v5k', '書ぐ/v5g', '書う/v5u', '書いる/v1']],
+    ['読ん', ['読む/v5m', '読ぶ/v5b', '読ぬ/v5n', '読んる/v1']],
+    ['調べ', ['調べる/v1']],
+    ['ノート', []],
+  ])('%s', (stem, forms) =>
+    expect(dictionaryForms(stem).map((f) => `${f.form}/${f.verbClass}`)).toEqual(forms),
+  );
 });
 
 describe('createEdictTranslator', () => {
@@ -103,6 +128,11 @@ describe('createEdictTranslator', () => {
   it('glosses the content words of a text with kana', () => {
     expect(t.gloss('ノートを読み込む')).toBe('notebook laptop to load read in');
     expect(t.gloss('探検する')).toBe('exploration of caves expedition');
+  });
+
+  it('reads a verb stem as its verb, of the class its ending allows', () => {
+    expect(t.gloss('書いてください')).toBe('to write down compose please do');
+    expect(t.gloss('書きます')).toBe('to write down compose');
   });
 
   it('leaves texts without kana to the other dictionaries', () => {
@@ -170,6 +200,7 @@ describe.skipIf(!installed)('EDICT (Debian package installed)', () => {
     ['東京の天気を調べる', 'weather'],
     ['ファイルを読み込みます', 'file'],
     ['ウィキペディアで記事を検索する', 'retrieval'],
+    ['棒グラフを描いてください', 'draw'],
   ])('%s has %s in its gloss', (text, word) =>
     expect(EDICT_TRANSLATOR.gloss(text).split(' ')).toContain(word),
   );

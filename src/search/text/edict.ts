@@ -4,15 +4,17 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { glossOfSenses } from './cedict.js';
 import { indexEdict, type EdictIndex } from './edict-index.js';
+import { dictionaryForms, segmentJapanese, type JapaneseWord } from './japanese.js';
 import { NO_TRANSLATOR, type Translator } from './translator.js';
 
 /** Where Debian's `edict` package installs the dictionary. */
 export const EDICT_FILE = '/usr/share/edict/edict';
 
-/** Longest word looked up, in characters: longer entries are set phrases, not tool words. */
-export const EDICT_MAX_LENGTH = 10;
-/** Parts of speech of grammar, not content: particles, auxiliaries, the copula, conjunctions. */
-const FUNCTION_POS = new Set(['prt', 'aux', 'aux-v', 'aux-adj', 'cop', 'conj']);
+/**
+ * Parts of speech of grammar, not content: particles, auxiliaries, the copula, conjunctions, and
+ * prefixes and suffixes (お, さ "-ness"), which belong to the word beside them.
+ */
+const FUNCTION_POS = new Set(['prt', 'aux', 'aux-v', 'aux-adj', 'cop', 'conj', 'pref', 'suf']);
 /** The light verb する ("to do") and its compounds: grammar when written in kana after a noun. */
 const LIGHT_VERB = 'vs-i';
 /** Most words kept in the lookup cache before it is emptied. */
@@ -70,12 +72,6 @@ export function parseEdictLine(line: string): EdictEntry | undefined {
   return entry;
 }
 
-/** What a written form means: grammar (no gloss) or content words. */
-export interface JapaneseWord {
-  grammatical: boolean;
-  gloss: string;
-}
-
 /**
  * The word written `surface`, from the entries found under it: a kanji form by its headword; a kana
  * form by its headword or by the reading of an entry usually written in kana (`uk`), so that the
@@ -98,49 +94,22 @@ export function wordOf(surface: string, entries: readonly EdictEntry[]): Japanes
   return { grammatical: false, gloss: glossOfSenses(glosses) };
 }
 
-/** The words of a Japanese run, or the characters that start none (`word` undefined). */
-export interface Segment {
-  surface: string;
-  word?: JapaneseWord;
-}
-
 /**
- * Segment a run of kanji and kana into dictionary words, longest match first from the left
- * (forward maximum matching, words of up to EDICT_MAX_LENGTH characters). A character that starts
- * no word is a segment of its own without a word.
- */
-export function segmentJapanese(
-  run: string,
-  lookup: (surface: string) => JapaneseWord | undefined,
-): Segment[] {
-  const chars = Array.from(run);
-  const out: Segment[] = [];
-  for (let i = 0; i < chars.length;) {
-    let found: Segment = { surface: chars[i]! };
-    for (let len = Math.min(EDICT_MAX_LENGTH, chars.length - i); len >= 1; len--) {
-      const surface = chars.slice(i, i + len).join('');
-      const word = lookup(surface);
-      if (word) {
-        found = { surface, word };
-        break;
-      }
-    }
-    out.push(found);
-    i += Array.from(found.surface).length;
-  }
-  return out;
-}
-
-/**
- * A translator for texts with kana: each Japanese run is segmented and its content words glossed;
- * characters that start no word give nothing.
+ * A translator for texts with kana: each Japanese run is segmented (japanese.ts) and its content
+ * words glossed; a verb stem before an ending (書き, 書い) is its verb (書く); characters that start
+ * no word give nothing.
  */
 export function createEdictTranslator(id: string, index: EdictIndex): Translator {
   const cache = new Map<string, JapaneseWord | undefined>();
+  const entriesOf = (word: string) => index.lookup(word).flatMap((line) => parseEdictLine(line) ?? []);
   const lookup = (surface: string): JapaneseWord | undefined => {
     if (cache.has(surface)) return cache.get(surface);
-    const entries = index.lookup(surface).flatMap((line) => parseEdictLine(line) ?? []);
-    const word = entries.length ? wordOf(surface, entries) : undefined;
+    let word = wordOf(surface, entriesOf(surface));
+    for (const { form, verbClass } of word ? [] : dictionaryForms(surface)) {
+      const verbs = entriesOf(form).filter((e) => e.headword === form && hasClass(e, verbClass));
+      word = wordOf(form, verbs);
+      if (word) break;
+    }
     if (cache.size >= CACHE_WORDS) cache.clear();
     cache.set(surface, word);
     return word;
@@ -155,6 +124,11 @@ export function createEdictTranslator(id: string, index: EdictIndex): Translator
       return out.join(' ');
     },
   };
+}
+
+/** Whether `entry` is a verb of `verbClass` (`v5r` takes `v5r-i` too). */
+function hasClass(entry: EdictEntry, verbClass: string): boolean {
+  return entry.tags.some((t) => t === verbClass || t.startsWith(`${verbClass}-`));
 }
 
 /** The installed EDICT file and its date (from its header, else its size); undefined when absent. */
