@@ -143,7 +143,7 @@ export function findEdict(file: string = EDICT_FILE): { file: string; version: s
 }
 
 /**
- * The EDICT translator, indexed on the first text with kana (docs/search.md: about 0.15 s and
+ * The EDICT translator, indexed on the first text with kana (docs/search.md: 0.13..0.34 s and
  * 35 MB once); texts without kana never pay for it. Without the file, or if it fails to load, it
  * glosses nothing and its id is 'none'.
  */
