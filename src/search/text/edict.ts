@@ -1,6 +1,6 @@
 // EDICT (Japanese to English, EDRDG licence: CC BY-SA 3.0) as a translator, read at run time from
 // Debian's `edict` package: none of its data is copied into this repository (docs/search.md,
-// "Other languages"). Kana and kanji are segmented by dictionary longest match.
+// "Other languages"). Runs of kana and kanji are split into the dictionary's own words (japanese.ts).
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { glossOfSenses } from './cedict.js';
 import { indexEdict, type EdictIndex } from './edict-index.js';
@@ -15,7 +15,7 @@ export const EDICT_FILE = '/usr/share/edict/edict';
  * prefixes and suffixes (お, さ "-ness"), which belong to the word beside them.
  */
 const FUNCTION_POS = new Set(['prt', 'aux', 'aux-v', 'aux-adj', 'cop', 'conj', 'pref', 'suf']);
-/** The light verb する ("to do") and its compounds: grammar when written in kana after a noun. */
+/** The light verb する ("to do") and its compounds: grammar when written in kana (検索する). */
 const LIGHT_VERB = 'vs-i';
 /** Most words kept in the lookup cache before it is emptied. */
 const CACHE_WORDS = 20_000;
