@@ -28,18 +28,18 @@ const LINES = [
   'を /(prt) marks the object/(P)/EntL9000003X/',
   'ます /(aux-v) polite ending/(P)/EntL9000004X/',
   'し /(prt,conj) and also/(P)/EntL9000005X/',
-  '為る [する] /(vs-i) (1) (uk) to do/(vs-i) (2) to act as/(P)/EntL9000006X/',
-  '島 [しま] /(n) (1) island/(n) (2) (uk) turf/(P)/EntL9000007X/',
-  'しま /(n) a rare card game term/EntL9000008X/',
+  '為る [する] /(vs-i) (1) (uk) to perform a made-up act/(vs-i) (2) to act as/(P)/EntL9000006X/',
+  '嶌 [しま] /(n) (1) a made-up isle/(n) (2) (uk) a made-up second sense/(P)/EntL9000007X/',
+  'しま /(n) a made-up rare word/EntL9000008X/',
   '読み込む [よみこむ] /(v5m,vt) (1) to read closely/(v5m,vt) (2) (comp) to load (data)/to read in/(P)/EntL9000009X/',
   '探検 [さぐりみ] /(n) a made-up second reading/EntL9000010X/',
   '下さい [ください] /(exp) (uk) please do/(P)/EntL9000011X/',
   'て /(prt) joins verbs/(P)/EntL9000012X/',
   'てく /(aux) a made-up auxiliary/EntL9000013X/',
   'だ /(cop) is/(P)/EntL9000014X/',
-  'さ /(suf) -ness/(P)/EntL9000015X/',
+  'さ /(suf) a made-up suffix/(P)/EntL9000015X/',
   'い /(prt) a made-up emphasis/EntL9000016X/',
-  '書く [かく] /(v5k,vt) to write down/to compose/(P)/EntL9000017X/',
+  '書く [かく] /(v5k,vt) to write down/to author/(P)/EntL9000017X/',
 ];
 const FILE = Buffer.concat(LINES.map((line) => Buffer.from([...encodeEucJp(line)!, 0x0a])));
 const INDEX = indexEdict(FILE);
@@ -84,7 +84,7 @@ describe('wordOf', () => {
     ['を', { grammatical: true, gloss: '' }],
     ['し', { grammatical: true, gloss: '' }],
     ['する', { grammatical: true, gloss: '' }],
-    // 島 is not usually written in kana; the kana headword しま is not common: no word.
+    // 嶌 is not usually written in kana in its first sense; the kana headword しま is not common: no word.
     ['しま', undefined],
   ])('%s', (surface, word) => expect(wordOf(surface, entriesOf(surface))).toEqual(word));
 });
@@ -131,8 +131,8 @@ describe('createEdictTranslator', () => {
   });
 
   it('reads a verb stem as its verb, of the class its ending allows', () => {
-    expect(t.gloss('書いてください')).toBe('to write down compose please do');
-    expect(t.gloss('書きます')).toBe('to write down compose');
+    expect(t.gloss('書いてください')).toBe('to write down author please do');
+    expect(t.gloss('書きます')).toBe('to write down author');
   });
 
   it('leaves texts without kana to the other dictionaries', () => {
