@@ -37,6 +37,25 @@ export {
   type FreedictLanguage,
   type InstalledDictionaries,
 } from './text/freedict.js';
+export {
+  createEdictTranslator,
+  EDICT_FILE,
+  EDICT_TRANSLATOR,
+  findEdict,
+  lazyEdictTranslator,
+  parseEdictLine,
+  withJapanese,
+  wordOf,
+  type EdictEntry,
+} from './text/edict.js';
+export {
+  dictionaryForms,
+  JAPANESE_MAX_LENGTH,
+  segmentJapanese,
+  type JapaneseWord,
+  type Segment,
+} from './text/japanese.js';
+export { encodeEucJp, indexEdict, type EdictIndex } from './text/edict-index.js';
 export { parseQuery, searchRequest, type ParsedQuery } from './query/query-syntax.js';
 export { embedAll, type Embedder } from './embed/embedder.js';
 export { buildHybridIndex, toolTexts, type HybridIndex, type HybridOptions } from './hybrid/hybrid.js';

