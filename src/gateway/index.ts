@@ -93,9 +93,11 @@ export {
   type ToolDetailLevel,
 } from './menu/budget-tool.js';
 export {
+  createProjectToken,
   createToken,
   listProjectTokens,
   listTokens,
+  MAX_CALLER_ADMIN_TOKEN_DAYS,
   resolveBearer,
   revokeProjectToken,
   revokeToken,
