@@ -117,6 +117,16 @@ describe.skipIf(PG_RUN_URL === '')('replicas on one PostgreSQL database', () => 
     await heard.fence();
     expect(heard.catalog()).toHaveLength(1);
     expect(await eventually(() => shown()?.status === 'success')).toBe(true);
+
+    // B reads the catalog while A discovers the server; the discovery then ends finding what the
+    // last one found, with no notification: B reads the server's row again by itself.
+    await a.store.servers.setStatus('p', 'discovering');
+    await a.store.tools.setCategories([]); // any catalog notification: B reads everything again
+    expect(await eventually(() => shown()?.status === 'discovering')).toBe(true);
+    await a.gateway.sync(ME);
+    await heard.fence();
+    expect(heard.catalog()).toEqual([expect.stringMatching(/ catalog$/)]); // setCategories' only
+    expect(await eventually(() => shown()?.status === 'success')).toBe(true);
   });
 
   it('two replicas syncing one server at once take turns and agree on the catalog', async () => {
