@@ -372,6 +372,7 @@ export class Gateway {
 
   async close(): Promise<void> {
     this.unsubscribe();
+    this.mirror.close();
     await this.sessions.close();
     await this.searches.close();
     await this.upstreams.close();

@@ -67,7 +67,7 @@ export type {
 export type { SyncReport } from '../catalog/index.js';
 export type { Logger } from '../upstream/index.js';
 export { openStore, type HotScore, type Store, type ToolUsage } from '../store/index.js';
-export { copyStore, isDatabaseUrl, type TableCopy } from '../store/index.js';
+export { copyStore, isDatabaseUrl, streamAudit, type TableCopy } from '../store/index.js';
 export {
   BUDGET_DEFAULTS,
   checkMaxTokens,
@@ -93,9 +93,11 @@ export {
   type ToolDetailLevel,
 } from './menu/budget-tool.js';
 export {
+  createProjectToken,
   createToken,
   listProjectTokens,
   listTokens,
+  MAX_CALLER_ADMIN_TOKEN_DAYS,
   resolveBearer,
   revokeProjectToken,
   revokeToken,

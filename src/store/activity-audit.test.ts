@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ActivityEvent } from './index.js';
+import { streamAudit, type ActivityEvent, type AuditQuery, type AuditRow } from './index.js';
 import { testEngines } from './test-engines.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-24T12:00:00.000Z');
+const keysOf = (rows: AuditRow[]) => rows.map((r) => r.key ?? r.kind);
 const call = (key: string, at: number, durationMs: number, outcome: ActivityEvent['outcome'] = 'ok') =>
   ({ kind: 'call', key, server: key.split('/')[0]!, at, durationMs, outcome, resultBytes: 10 }) as const;
 
@@ -153,6 +154,42 @@ describe.each(testEngines(afterEach))('ActivityRepo audit columns on $name', (en
     await expect(activity.audit({ limit: 0 })).rejects.toThrow(
       'the audit limit must be a whole number of at least 1, not 0',
     );
+  });
+
+  it('streams an export of more rows than a page, all of them, oldest first, a keyset page at a time', async () => {
+    const { activity } = await engine.open();
+    // Ten rows; two share a time, so the page cursor must order by (at, id), not by time alone.
+    const times = [NOW, NOW + 1, NOW + 1, NOW + 2, NOW + 3, NOW + 4, NOW + 4, NOW + 5, NOW + 6, NOW + 7];
+    for (const [i, at] of times.entries())
+      await activity.record({ ...call(`a/t${i}`, at, 1), project: 'p1' });
+    await activity.record({ ...call('b/other', NOW + 3, 1), project: 'p2' });
+    const reads: (number | undefined)[] = [];
+    const counted = {
+      exportAudit: (q?: AuditQuery) => {
+        reads.push(q?.limit);
+        return activity.exportAudit(q);
+      },
+    };
+    const pages: string[][] = [];
+    for await (const page of streamAudit(counted, { project: 'p1' }, 3)) pages.push(keysOf(page));
+    expect(pages).toEqual([
+      ['a/t0', 'a/t1', 'a/t2'],
+      ['a/t3', 'a/t4', 'a/t5'],
+      ['a/t6', 'a/t7', 'a/t8'],
+      ['a/t9'],
+    ]);
+    expect(reads).toEqual([3, 3, 3, 3]); // never the whole log in one read
+    const all = [];
+    for await (const page of streamAudit(activity)) all.push(...page);
+    const order = (r: AuditRow) => [Date.parse(r.at), r.id] as const;
+    const sorted = [...all].sort((a, b) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1]);
+    expect(all).toEqual(sorted);
+    expect(keysOf(all).at(5)).toBe('b/other'); // at NOW + 3, after a/t4 (same time, lower id)
+    expect(all).toHaveLength(11);
+    const limited: string[] = [];
+    for await (const page of streamAudit(activity, { project: 'p1', limit: 5 }, 2))
+      limited.push(...keysOf(page));
+    expect(limited).toEqual(['a/t0', 'a/t1', 'a/t2', 'a/t3', 'a/t4']);
   });
 
   it("keeps an identity provider's subject and client, single and grouped, and filters by subject", async () => {

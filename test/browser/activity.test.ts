@@ -168,6 +168,24 @@ describe.skipIf(!hasChromium)('the activity and tokens views in Chromium', () =>
     },
   );
 
+  it('an admin token made on the page must expire within 90 days', async () => {
+    const p = await open(WIDTHS[0][1]);
+    await p.goto(`${carte.url}/#/tokens`);
+    await ready(p);
+    const days = p.getByLabel('Expires in days');
+    expect(await days.getAttribute('placeholder')).toBe('never');
+    await p.getByLabel('Name').fill('browser admin');
+    await p.getByLabel('Scope').selectOption('admin');
+    expect(await days.getAttribute('placeholder')).toBe('1 to 90');
+    expect(await days.getAttribute('max')).toBe('90');
+    expect(await days.getAttribute('required')).toBe(''); // the property, reflected
+    await days.fill('30');
+    await p.getByRole('button', { name: 'Create' }).click();
+    const secret = await p.locator('.secret-value').inputValue({ timeout: 10_000 });
+    expect(await echo(secret)).toBe(200);
+    await p.context().close();
+  });
+
   it("a call token sees its project's chart but not the audit log nor the tokens link", async () => {
     const made = await fetch(`${carte.url}/api/v1/tokens`, {
       method: 'POST',

@@ -218,6 +218,35 @@ describe('REST API through createHttpApp', () => {
       message: 'since must be a duration (30m, 24h, 7d, 2w) or an ISO time, not "yesterday"',
     });
   });
+
+  it('makes an admin token over REST only with an expiry of at most 90 days', async () => {
+    const mint = (body: object) =>
+      api(tokens.alphaAdmin, '/api/v1/tokens', { method: 'POST', body: JSON.stringify(body) });
+    const count = async () => (await api(tokens.alphaAdmin, '/api/v1/tokens')).body.tokens.length as number;
+    const before = await count();
+    const forever = await mint({ scopes: ['admin'] });
+    expect(forever).toMatchObject({ status: 400 });
+    expect(forever.body.error).toEqual({
+      code: 'bad_input',
+      message:
+        'an admin token made over the API must expire: give expiresInDays from 1 to 90, not none; "carte token create" on the server makes longer-lived ones',
+    });
+    const tooLong = await mint({ scopes: ['search', 'admin'], expiresInDays: 365 });
+    expect(tooLong.body.error).toEqual({
+      code: 'bad_input',
+      message:
+        'an admin token made over the API must expire within 90 days, not 365; "carte token create" on the server makes longer-lived ones',
+    });
+    expect(await count()).toBe(before);
+    const now = Date.now();
+    const ok = await mint({ scopes: ['admin'], expiresInDays: 90 });
+    expect(ok.status).toBe(201);
+    expect(Date.parse(ok.body.expiresAt) - now).toBeGreaterThanOrEqual(90 * 86_400_000 - 1000);
+    expect((await api(ok.body.token, '/api/v1/tokens')).status).toBe(200);
+    // Below admin, a token may still be made without an expiry.
+    const reader = await mint({ scopes: ['call'] });
+    expect(reader).toMatchObject({ status: 201, body: { scopes: ['call'], expiresAt: null } });
+  });
 });
 
 describe('approvals over HTTP', () => {

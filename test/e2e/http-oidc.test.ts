@@ -25,6 +25,7 @@ beforeAll(async () => {
       oidc: {
         issuer: idp.url,
         audience: AUDIENCE,
+        maxKeyStalenessHours: 24,
         projectClaim: 'carte_project',
         scopesClaim: 'scope',
         scopeMap: { 'carte:call': ['call'], 'carte:admin': ['admin'] },

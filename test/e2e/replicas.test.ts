@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approveTool } from '../../src/catalog/index.js';
 import {
@@ -33,13 +34,38 @@ async function replica(url: string, servers = [fixture('p', 'poisoned.mjs')]) {
 }
 
 /** Polls `check` until it is true or HEARD_WITHIN_MS passes; returns whether it became true. */
-async function eventually(check: () => Promise<boolean>): Promise<boolean> {
+async function eventually(check: () => boolean | Promise<boolean>): Promise<boolean> {
   const deadline = Date.now() + HEARD_WITHIN_MS;
   for (;;) {
     if (await check()) return true;
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * Every payload sent on the channel replicas listen on (docs/operations.md, "What replicas
+ * share"), heard on a connection of the test's own. `fence()` sends a marker and waits for it:
+ * PostgreSQL delivers notifications in commit order, so whatever a write committed before the
+ * fence sent has arrived by then, without waiting on a clock.
+ */
+async function listen(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  closing.push(() => client.end());
+  const payloads: string[] = [];
+  let fences = 0;
+  client.on('notification', (n) => payloads.push(n.payload ?? ''));
+  await client.query('LISTEN carte_changes');
+  return {
+    /** The catalog notifications heard since the last call, cleared. */
+    catalog: () => payloads.splice(0).filter((p) => p.endsWith(' catalog')),
+    async fence() {
+      const marker = `fence ${++fences}`;
+      await client.query('SELECT pg_notify($1, $2)', ['carte_changes', marker]);
+      expect(await eventually(() => payloads.includes(marker))).toBe(true);
+    },
+  };
 }
 
 const found = async (g: Gateway, query: string, key: string) =>
@@ -59,6 +85,48 @@ describe.skipIf(PG_RUN_URL === '')('replicas on one PostgreSQL database', () => 
     await approveTool(a.store, 'p/get_weather');
     expect(await eventually(() => found(b.gateway, 'weather', 'p/get_weather'))).toBe(true);
     expect(b.gateway.listServers(ME).find((s) => s.id === 'p')?.toolCount).toBe(8);
+  });
+
+  it('a discovery that changes nothing wakes no replica; one that changes the catalog does, and the other sees it', async () => {
+    const url = await createDatabase();
+    const heard = await listen(url);
+    const a = await replica(url);
+    const b = await replica(url);
+    await a.gateway.sync(ME);
+    await heard.fence();
+    expect(heard.catalog().length).toBeGreaterThan(0); // the first discovery adds the tools
+    expect(await eventually(() => found(b.gateway, 'echo', 'p/echo'))).toBe(true);
+
+    const [again] = await a.gateway.sync(ME); // the same tools, one held in quarantine as before
+    expect(again).toMatchObject({ status: 'success', added: 0, changed: 0, removed: 0 });
+    await heard.fence();
+    expect(heard.catalog()).toEqual([]);
+
+    const failed = { status: 'failed', at: new Date().toISOString(), error: 'connection refused' } as const;
+    await a.store.servers.recordDiscovery('p', failed);
+    await heard.fence();
+    expect(heard.catalog()).toHaveLength(1);
+    const shown = () => b.gateway.listServers(ME).find((s) => s.id === 'p');
+    expect(await eventually(() => shown()?.lastError === 'connection refused')).toBe(true);
+    expect(shown()?.status).toBe('failed');
+    await a.store.servers.recordDiscovery('p', { ...failed, at: new Date().toISOString() }); // failing alike
+    await heard.fence();
+    expect(heard.catalog()).toEqual([]);
+
+    await a.gateway.sync(ME); // back: the status and the error change again
+    await heard.fence();
+    expect(heard.catalog()).toHaveLength(1);
+    expect(await eventually(() => shown()?.status === 'success')).toBe(true);
+
+    // B reads the catalog while A discovers the server; the discovery then ends finding what the
+    // last one found, with no notification: B reads the server's row again by itself.
+    await a.store.servers.setStatus('p', 'discovering');
+    await a.store.tools.setCategories([]); // any catalog notification: B reads everything again
+    expect(await eventually(() => shown()?.status === 'discovering')).toBe(true);
+    await a.gateway.sync(ME);
+    await heard.fence();
+    expect(heard.catalog()).toEqual([expect.stringMatching(/ catalog$/)]); // setCategories' only
+    expect(await eventually(() => shown()?.status === 'success')).toBe(true);
   });
 
   it('two replicas syncing one server at once take turns and agree on the catalog', async () => {

@@ -1,5 +1,5 @@
 import type { CAC } from 'cac';
-import type { AuditQuery, AuditRow } from '../../gateway/index.js';
+import { streamAudit, type AuditQuery, type AuditRow } from '../../gateway/index.js';
 import { CarteError } from '../../errors.js';
 import type { ActionHelps } from '../shared/action-help.js';
 import { openApp, type GlobalFlags } from '../shared/app.js';
@@ -49,8 +49,9 @@ export function registerAudit(cli: CAC): void {
       const app = await openApp(flags);
       try {
         if (action === 'export') {
-          const rows = await app.store.activity.exportAudit(query);
-          return await outLines(map(rows, (row) => JSON.stringify(row)));
+          for await (const page of streamAudit(app.store.activity, query))
+            await outLines(page.map((row) => JSON.stringify(row)));
+          return;
         }
         const rows = await app.store.activity.audit(query);
         if (flags.json) return outJson(rows);
@@ -96,8 +97,4 @@ function formatAudit(rows: readonly AuditRow[]): string {
       r.outcome === 'started' ? '-' : formatMs(r.durationMs),
     ]),
   ]);
-}
-
-function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
-  for (const item of items) yield f(item);
 }

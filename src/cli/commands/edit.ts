@@ -1,6 +1,5 @@
 import type { CAC } from 'cac';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { addServerToFile, removeServerFromFile, resolveConfigPath } from '../../config/index.js';
 import { CarteError } from '../../errors.js';
 import { openApp, userPlace, type GlobalFlags } from '../shared/app.js';
@@ -16,17 +15,19 @@ interface AddFlags extends GlobalFlags {
   '--'?: string[];
 }
 
-/** The config file `add`/`remove` edit (the user config when it is the one in use); with no file yet, `./carte.yaml` is created. */
+/**
+ * The config file `add` edits: the one the next command will read (resolveConfigPath); with none
+ * yet, the user config, created.
+ */
 function editablePath(flags: GlobalFlags): string {
   const { path, source } = resolveConfigPath({
     ...(flags.config ? { flag: flags.config } : {}),
     ...userPlace(),
     cwd: process.cwd(),
   });
-  if (source !== 'demo') return path;
-  const created = resolve(process.cwd(), 'carte.yaml');
-  note(`no config file yet: creating ${created} (the bundled demo servers are not in it)`);
-  return created;
+  if (source === 'demo')
+    note(`no config file yet: creating the user config ${path} (the bundled demo servers are not in it)`);
+  return path;
 }
 
 /** `carte add <id> -- <command> [args...]` or `carte add <id> --url URL`: save, then discover at once. */
@@ -58,8 +59,12 @@ export function registerAdd(cli: CAC): void {
             ...(flags.transport ? { transport: flags.transport as 'sse' | 'streamable-http' } : {}),
           }
         : { command: command[0]!, args: command.slice(1), env: parsePairs('--env', flags.env) };
-      addServerToFile(path, id, server);
+      const secrets = addServerToFile(path, id, server);
       note(`added server "${id}" to ${path}`);
+      if (secrets.length > 0)
+        note(
+          `${path} is now mode 0600: server "${id}" holds secrets written inline (${secrets.join('; ')}); \${env:NAME} keeps them out of the file`,
+        );
       const app = await openApp({ ...flags, config: path });
       try {
         const [report] = await syncWithProgress(app.gateway, { server: id });

@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import {
   addServerToFile,
   readProposalFile,
-  CONFIG_FILE_NAMES,
   type AllowMatch,
   type CheckedProposal,
   type Problem,
@@ -107,17 +106,17 @@ function unresolved(app: App, id: string, server: Record<string, unknown>): stri
   });
 }
 
-/** The config file approvals write to; with the bundled demo, ./carte.yaml (or the one found in cwd), created. */
+/**
+ * The config file approvals write to: the one in use; with the bundled demo, the user config
+ * (resolveConfigPath), created by the first approval and read by the next command.
+ */
 export function writablePath(app: App, say = true): string {
-  if (app.source !== 'demo') return app.path;
-  // A file made in the working directory since this process started (an earlier approval) is kept.
-  const made = CONFIG_FILE_NAMES.map((name) => resolve(process.cwd(), name)).find((p) => existsSync(p));
-  const path = made ?? resolve(process.cwd(), 'carte.yaml');
-  if (say) note(`no config file yet: creating ${path} (the bundled demo servers are not in it)`);
-  return path;
+  if (say && app.source === 'demo' && !existsSync(app.path))
+    note(`no config file yet: creating the user config ${app.path} (the bundled demo servers are not in it)`);
+  return app.path;
 }
 
-/** Adds the server to the config file (comments kept); with the bundled demo, creates ./carte.yaml. */
+/** Adds the server to the config file (comments kept); with the bundled demo, creates the user config. */
 function writeServer(app: App, id: string, server: Record<string, unknown>): string {
   const path = writablePath(app);
   addServerToFile(path, id, server as unknown as ServerInput);

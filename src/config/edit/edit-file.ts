@@ -6,15 +6,19 @@ import { detectFormat } from '../formats/detect-format.js';
 import { editJson, editYaml, type ServersEdit } from './edit-formats.js';
 import { syntaxOf } from '../parse/parse-text.js';
 import { checkServerInput, entryFor, type ServerInput } from './server-input.js';
+import { inlineSecrets } from '../proposals/proposal-checks.js';
 import { badIdMessage, isServerId, normaliseServerId } from '../schema/server-ids.js';
 
 /**
  * Adds a server to a config file, editing it in place: YAML keeps its comments and key order,
- * JSON is rewritten with 2-space indent in the same order. A missing file is created. Claude
- * files get the server under `mcpServers`, VS Code files with a `type`. Throws CarteError
- * 'bad_input' when the id is taken or invalid, 'bad_config' when the file cannot be parsed.
+ * JSON is rewritten with 2-space indent in the same order. A missing file is created (with its
+ * folder). Claude files get the server under `mcpServers`, VS Code files with a `type`. A server
+ * holding secrets written inline (an API key in `env`, a token in a header) leaves the file mode
+ * 0600, as `carte install` does; returns those secrets' places (`env.API_KEY ...`), never their
+ * values. Throws CarteError 'bad_input' when the id is taken or invalid, 'bad_config' when the
+ * file cannot be parsed.
  */
-export function addServerToFile(path: string, id: string, server: ServerInput): void {
+export function addServerToFile(path: string, id: string, server: ServerInput): string[] {
   if (!isServerId(id)) throw new CarteError('bad_input', badIdMessage(id));
   const input = checkServerInput(server);
   const text = readIfExists(path);
@@ -27,7 +31,11 @@ export function addServerToFile(path: string, id: string, server: ServerInput): 
     servers.set(id, entryFor(input, detectFormat(doc, path)));
     return true;
   });
-  if (edited !== undefined) writeAtomically(path, edited);
+  const secrets = inlineSecrets(id, input as unknown as Record<string, unknown>).map(
+    (p) => `${p.path.replace(`servers.${id}.`, '')} ${p.message}`,
+  );
+  if (edited !== undefined) writeAtomically(path, edited, secrets.length > 0 ? 0o600 : undefined);
+  return secrets;
 }
 
 /** Removes a server from a config file; false when the file or the server is not there. */

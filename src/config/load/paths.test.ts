@@ -63,12 +63,17 @@ describe('resolveConfigPath', () => {
     [
       'not under a relative XDG_CONFIG_HOME (ignored, as the XDG spec says)',
       { env: { XDG_CONFIG_HOME: '.config' }, cwd: home, ...linux },
-      { path: join(home, 'carte.yaml'), source: 'demo' },
+      { path: join(bare, '.config', 'carte', 'carte.yaml'), source: 'demo' },
     ],
     [
-      'the demo when nothing exists',
+      'the demo when nothing exists, at the user config a write would create',
       { env: {}, cwd: empty, ...linux },
-      { path: join(empty, 'carte.yaml'), source: 'demo' },
+      { path: join(bare, '.config', 'carte', 'carte.yaml'), source: 'demo' },
+    ],
+    [
+      'the demo under an absolute XDG_CONFIG_HOME with no file, at the file a write would create',
+      { env: { XDG_CONFIG_HOME: join(empty, 'xdg') }, cwd: empty, ...linux },
+      { path: join(empty, 'xdg', 'carte', 'carte.yaml'), source: 'demo' },
     ],
   ])('takes %s', (_name, opts, expected) => {
     expect(resolveConfigPath(opts)).toEqual(expected);

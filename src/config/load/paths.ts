@@ -22,8 +22,9 @@ export const CONFIG_FILE_NAMES = ['carte.yaml', 'carte.json'] as const;
 /**
  * The config file to load: `--config`, then `CARTE_CONFIG`, then `carte.yaml` or `carte.json` in
  * `cwd` (the first that exists), then the user config when it exists, else 'demo', whose path is
- * where `carte add` would create one. Relative paths are taken from `cwd`; the file is not
- * checked for the flag and variable.
+ * the user config: where a command that writes config (`carte add`, `carte approve`) creates
+ * one, so that the next command reads it from any directory. Relative paths are taken from
+ * `cwd`; the file is not checked for the flag and variable.
  */
 export function resolveConfigPath(opts: UserPlace & { flag?: string; cwd: string }): {
   path: string;
@@ -37,8 +38,7 @@ export function resolveConfigPath(opts: UserPlace & { flag?: string; cwd: string
     if (existsSync(path)) return { path, source: 'cwd' };
   }
   const user = userConfigPath(opts);
-  if (existsSync(user)) return { path: user, source: 'user' };
-  return { path: join(opts.cwd, CONFIG_FILE_NAMES[0]), source: 'demo' };
+  return { path: user, source: existsSync(user) ? 'user' : 'demo' };
 }
 
 /**

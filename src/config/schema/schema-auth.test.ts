@@ -17,6 +17,7 @@ describe('auth: section', () => {
     expect(r.config?.auth.oidc).toEqual({
       issuer: 'https://idp.example.com/realms/team',
       audience: 'https://carte.example.com/mcp',
+      maxKeyStalenessHours: 24,
       projectClaim: 'carte_project',
       scopesClaim: 'scope',
       scopeMap: { 'carte:call': ['call'] },
@@ -31,6 +32,16 @@ describe('auth: section', () => {
       'a scope Carte does not have',
       'auth:\n  oidc:\n    issuer: https://idp\n    audience: x\n    scopeMap: { a: [write] }\n',
       'auth.oidc.scopeMap.a.0',
+    ],
+    [
+      'a key staleness of zero hours',
+      'auth:\n  oidc:\n    issuer: https://idp\n    audience: x\n    maxKeyStalenessHours: 0\n',
+      'auth.oidc.maxKeyStalenessHours',
+    ],
+    [
+      'a key staleness that is not a whole number of hours',
+      'auth:\n  oidc:\n    issuer: https://idp\n    audience: x\n    maxKeyStalenessHours: 1.5\n',
+      'auth.oidc.maxKeyStalenessHours',
     ],
     ['an unknown key', 'auth:\n  oidc:\n    issuer: https://idp\n    audience: x\n    jwks: y\n', 'auth.oidc.jwks'],
   ])('refuses %s at its path', (_name, text, path) => {

@@ -35,6 +35,14 @@ export const OidcSchema = z
       .describe(
         "Where the provider publishes its signing keys (JWKS). No default: the jwks_uri of the issuer's /.well-known/openid-configuration.",
       ),
+    maxKeyStalenessHours: z
+      .int()
+      .min(1)
+      .max(720)
+      .default(24)
+      .describe(
+        "While the provider's JWKS cannot be fetched, the keys last fetched keep working for this many hours after that fetch; past it every access token is refused until the provider answers. 1 to 720. Default 24.",
+      ),
     projectClaim: z
       .string()
       .min(1)

@@ -2,7 +2,7 @@
 // (a claim, the algorithm, the key id) and never the token or any part of its signature.
 import { decodeProtectedHeader, errors } from 'jose';
 import { CarteError, quote } from '../../errors.js';
-import { KeysUnavailable } from './oidc-keys.js';
+import { KeysTooStale, KeysUnavailable } from './oidc-keys.js';
 
 /** What the messages name: the configured issuer and audience, and where the keys come from. */
 export interface RefusalContext {
@@ -21,7 +21,7 @@ export function refusal(err: unknown, token: string, ctx: RefusalContext): Carte
 }
 
 function messageFor(err: unknown, token: string, ctx: RefusalContext): string | undefined {
-  if (err instanceof KeysUnavailable)
+  if (err instanceof KeysUnavailable || err instanceof KeysTooStale)
     return `cannot check the access token: ${err.message}; no token passes until the provider answers`;
   if (err instanceof errors.JWTExpired)
     return `the access token expired at ${iso(err.payload.exp)}; sign in again`;

@@ -4,8 +4,9 @@
 // `kid` it does not hold fetches them again at most once per `cooldownMs` since the last fetch
 // that worked. On top of it: a fetch that fails is not tried again for `cooldownMs` either (a
 // provider that is down is not asked on every request), and meanwhile the keys last fetched keep
-// working; with none fetched yet no token passes, and the refusal says why.
-import { createLocalJWKSet, createRemoteJWKSet, errors, type JWSHeaderParameters } from 'jose';
+// working, but only until they are `maxStaleMs` old: past that, or with none fetched yet, no token
+// passes, and the refusal says why.
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwksCache, type JWSHeaderParameters } from 'jose';
 import type { FlattenedJWSInput, JSONWebKeySet, KeyObject, CryptoKey } from 'jose';
 
 /** Why no key can be had: the provider's keys could not be fetched and none are cached. */
@@ -18,12 +19,29 @@ export class KeysUnavailable extends Error {
   }
 }
 
+/** Why the cached keys are no longer used: the provider has not answered for longer than `maxStaleMs`. */
+export class KeysTooStale extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+    /** When the keys were last fetched (unix epoch ms). */
+    readonly fetchedAt: number,
+    readonly maxStaleMs: number,
+  ) {
+    super(
+      `the provider's keys at ${url} could not be refreshed since ${isoSecond(fetchedAt)} (${reason}); keys older than ${hoursOf(maxStaleMs)} (auth.oidc.maxKeyStalenessHours) are not trusted`,
+    );
+  }
+}
+
 export interface ProviderKeyOptions {
   issuer: string;
   /** Absent: the jwks_uri of `${issuer}/.well-known/openid-configuration`. */
   jwksUrl?: string;
   cooldownMs: number;
   maxAgeMs: number;
+  /** Cached keys this long after their fetch are no longer used while the provider does not answer. */
+  maxStaleMs: number;
   timeoutMs: number;
   /** Told when the provider does not answer and cached keys are used instead. */
   warn?: (message: string) => void;
@@ -37,6 +55,8 @@ export class ProviderKeys {
   private remote: RemoteSet | undefined;
   private url: string | undefined;
   private failure: { at: number; reason: string } | undefined;
+  /** jose writes each fetch's keys and time (`uat`, Date.now) here: the age of the cached keys. */
+  private readonly fetched: { uat?: number } = {};
 
   constructor(private readonly o: ProviderKeyOptions) {
     this.url = o.jwksUrl;
@@ -70,9 +90,16 @@ export class ProviderKeys {
   /** The keys last fetched, while the provider does not answer. */
   private async cached(header: JWSHeaderParameters, token: FlattenedJWSInput, reason: string): Promise<Key> {
     const jwks: JSONWebKeySet | undefined = this.remote?.jwks();
-    if (jwks === undefined) throw new KeysUnavailable(this.where, `${reason}; no keys are cached`);
+    const at = this.fetched.uat;
+    if (jwks === undefined || at === undefined)
+      throw new KeysUnavailable(this.where, `${reason}; no keys are cached`);
+    if (Date.now() - at > this.o.maxStaleMs) {
+      const stale = new KeysTooStale(this.where, reason, at, this.o.maxStaleMs);
+      this.o.warn?.(`oidc: refusing every access token: ${stale.message}`);
+      throw stale;
+    }
     this.o.warn?.(
-      `oidc: the provider's keys at ${this.where} cannot be fetched (${reason}): using the keys last fetched`,
+      `oidc: the provider's keys at ${this.where} cannot be fetched (${reason}): using the keys fetched at ${isoSecond(at)} until ${isoSecond(at + this.o.maxStaleMs)}`,
     );
     return createLocalJWKSet(jwks)(header, token);
   }
@@ -84,6 +111,7 @@ export class ProviderKeys {
       cooldownDuration: this.o.cooldownMs,
       cacheMaxAge: this.o.maxAgeMs,
       timeoutDuration: this.o.timeoutMs,
+      [jwksCache]: this.fetched as Record<string, never>,
     });
     return this.remote;
   }
@@ -121,4 +149,13 @@ function describeFailure(err: unknown): string {
     return `${err.message}${code}`;
   }
   return String(err);
+}
+
+function isoSecond(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function hoursOf(ms: number): string {
+  const h = ms / 3_600_000;
+  return Number.isInteger(h) ? `${h} h` : `${ms} ms`;
 }

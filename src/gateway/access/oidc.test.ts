@@ -24,6 +24,7 @@ function config(extra: Partial<OidcConfig> = {}): OidcConfig {
     issuer: idp.url,
     audience: AUDIENCE,
     jwksUrl: idp.jwksUrl,
+    maxKeyStalenessHours: 24,
     projectClaim: 'carte_project',
     scopesClaim: 'scope',
     scopeMap: SCOPE_MAP,
@@ -47,6 +48,7 @@ async function refused(token: string, v = verifier()): Promise<string> {
   return message;
 }
 
+const ISO_SECOND = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ';
 const iso = (s: number) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -241,9 +243,38 @@ describe('the key cache', () => {
     for (let i = 0; i < 3; i++)
       expect(await v.verify(await idp.sign(), PROJECTS)).toMatchObject({ projectId: 'default' });
     expect(idp.jwksFetches).toBe(before + 1);
-    expect(warnings[0]).toBe(
-      `oidc: the provider's keys at ${idp.jwksUrl} cannot be fetched (Expected 200 OK from the JSON Web Key Set HTTP response): using the keys last fetched`,
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^oidc: the provider's keys at ${idp.jwksUrl} cannot be fetched \\(Expected 200 OK from the JSON Web Key Set HTTP response\\): using the keys fetched at ${ISO_SECOND} until ${ISO_SECOND}$`,
+      ),
     );
+  });
+
+  it('with the JWKS endpoint down longer than the staleness limit, every token is refused saying since when', async () => {
+    const warnings: string[] = [];
+    const options = {
+      jwksMaxAgeMs: 0,
+      jwksCooldownMs: 0,
+      jwksMaxStaleMs: 200,
+      warn: (m: string) => warnings.push(m),
+    };
+    const v = verifier({}, options);
+    const fetchedAfter = Date.now() - 1000; // the message's time is to the second
+    await v.verify(await idp.sign(), PROJECTS);
+    idp.down = true;
+    await new Promise((r) => setTimeout(r, 250));
+    const message = await refused(await idp.sign(), v);
+    const since = new RegExp(
+      `^cannot check the access token: the provider's keys at ${idp.jwksUrl} could not be refreshed since (${ISO_SECOND}) \\(Expected 200 OK from the JSON Web Key Set HTTP response\\); keys older than 200 ms \\(auth\\.oidc\\.maxKeyStalenessHours\\) are not trusted; no token passes until the provider answers$`,
+    ).exec(message);
+    expect(since, message).not.toBeNull();
+    expect(Date.parse(since![1]!)).toBeGreaterThanOrEqual(fetchedAfter);
+    expect(warnings.at(-1)).toMatch(
+      /^oidc: refusing every access token: the provider's keys at \S+ could not be refreshed since /,
+    );
+
+    idp.down = false; // the provider answers again: its keys are fetched and trusted afresh
+    expect(await v.verify(await idp.sign(), PROJECTS)).toMatchObject({ projectId: 'default' });
   });
 
   it('with the JWKS endpoint down and no key fetched yet, no token passes and the error says why', async () => {

@@ -25,6 +25,11 @@ export interface OidcOptions {
   jwksCooldownMs: number;
   /** Keys older than this are fetched again before use. */
   jwksMaxAgeMs: number;
+  /**
+   * While the provider does not answer, keys fetched longer ago than this are no longer trusted
+   * and every token is refused. Default: auth.oidc.maxKeyStalenessHours.
+   */
+  jwksMaxStaleMs: number;
   /** How long a fetch of the discovery document or the keys may take. */
   fetchTimeoutMs: number;
   /** The clock tokens' exp, nbf and iat are checked against (tests move it); the key cache runs on Date.now, as jose's does. */
@@ -34,7 +39,7 @@ export interface OidcOptions {
 }
 
 /** 30 s of skew; keys fetched again at most once a minute on an unknown kid; kept 10 minutes (jose's default). */
-export const OIDC_DEFAULTS: OidcOptions = {
+export const OIDC_DEFAULTS: Omit<OidcOptions, 'jwksMaxStaleMs'> = {
   clockSkewSeconds: 30,
   jwksCooldownMs: 60_000,
   jwksMaxAgeMs: 600_000,
@@ -73,7 +78,7 @@ export function createOidcVerifier(
   config: OidcConfig,
   options: Partial<OidcOptions> = {},
 ): AccessTokenVerifier {
-  const o = { ...OIDC_DEFAULTS, ...options };
+  const o = { ...OIDC_DEFAULTS, jwksMaxStaleMs: config.maxKeyStalenessHours * 3_600_000, ...options };
   // While the provider is down every request would say so: once a minute is enough.
   const warn = o.warn && throttledWarn({ debug() {}, info() {}, warn: o.warn, error() {} });
   const keys = new ProviderKeys({
@@ -81,6 +86,7 @@ export function createOidcVerifier(
     ...(config.jwksUrl === undefined ? {} : { jwksUrl: config.jwksUrl }),
     cooldownMs: o.jwksCooldownMs,
     maxAgeMs: o.jwksMaxAgeMs,
+    maxStaleMs: o.jwksMaxStaleMs,
     timeoutMs: o.fetchTimeoutMs,
     ...(warn === undefined ? {} : { warn }),
   });

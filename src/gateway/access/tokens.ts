@@ -216,6 +216,44 @@ function isoMinute(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/**
+ * The longest life of an admin token a caller makes (REST, the web menu): 90 days. Such a
+ * token must expire; only the local operator (`carte token create`) makes longer-lived ones
+ * (docs/security.md, "Tokens").
+ */
+export const MAX_CALLER_ADMIN_TOKEN_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+/**
+ * Creates a token of the caller's project (admin), whatever project the input names. An admin
+ * token made this way must expire within MAX_CALLER_ADMIN_TOKEN_DAYS, so a leaked admin token
+ * cannot mint a successor that outlives every revocation sweep.
+ */
+export async function createProjectToken(
+  store: Store,
+  caller: CallerContext,
+  input: Omit<CreateTokenInput, 'project' | 'projects'>,
+  now: number,
+): Promise<CreatedToken> {
+  requireScope(caller, 'admin', 'creating a token');
+  if (input.scopes.includes('admin')) checkCallerAdminExpiry(input.expiresInMs);
+  return createToken(store, { ...input, project: caller.projectId }, now);
+}
+
+function checkCallerAdminExpiry(expiresInMs: number | undefined): void {
+  const max = MAX_CALLER_ADMIN_TOKEN_DAYS;
+  if (expiresInMs === undefined)
+    throw new CarteError(
+      'bad_input',
+      `an admin token made over the API must expire: give expiresInDays from 1 to ${max}, not none; "carte token create" on the server makes longer-lived ones`,
+    );
+  if (expiresInMs > max * DAY_MS)
+    throw new CarteError(
+      'bad_input',
+      `an admin token made over the API must expire within ${max} days, not ${Math.ceil(expiresInMs / DAY_MS)}; "carte token create" on the server makes longer-lived ones`,
+    );
+}
+
 /** The tokens of the caller's project, oldest first (admin): another project's are not shown. */
 export async function listProjectTokens(store: Store, caller: CallerContext): Promise<TokenInfo[]> {
   requireScope(caller, 'admin', 'listing tokens');

@@ -5,6 +5,15 @@
 import { quarantinedKeys } from '../../catalog/index.js';
 import type { ServerRow, Store, StoredCategory, ToolSearchRow } from '../../store/index.js';
 
+/**
+ * On a shared store, a server read as `discovering` is read again this long after (ms), then
+ * twice as long each time up to DISCOVERING_RECHECK_MAX_MS: a discovery that ends finding what
+ * the last one found sends no notification (store/pg), so its end is seen this way (issue 26:
+ * within about 1 s), and a row left `discovering` by a replica that died costs little.
+ */
+export const DISCOVERING_RECHECK_MS = 500;
+export const DISCOVERING_RECHECK_MAX_MS = 30_000;
+
 export class CatalogMirror {
   servers: ReadonlyMap<string, ServerRow> = new Map();
   /** Every stored tool's search columns, ordered by key. */
@@ -15,6 +24,10 @@ export class CatalogMirror {
   /** The store's trust signature when the quarantine was read (another process's change moves it). */
   private trustSignature: string | undefined;
   private readonly reload = coalesced(() => this.readAll());
+  private readonly recheck: { timer?: NodeJS.Timeout; waitMs: number; closed: boolean } = {
+    waitMs: DISCOVERING_RECHECK_MS,
+    closed: false,
+  };
 
   constructor(private readonly store: Store) {}
 
@@ -45,6 +58,30 @@ export class CatalogMirror {
   /** The servers' rows only (a status change without a catalog change: discovery started or failed). */
   async loadServers(): Promise<void> {
     this.servers = new Map((await this.store.servers.list()).map((r) => [r.id, r]));
+    this.recheckDiscovering();
+  }
+
+  /** Stops reading the servers again (the gateway closes). */
+  close(): void {
+    this.recheck.closed = true;
+    clearTimeout(this.recheck.timer);
+  }
+
+  /** While a row says `discovering` on a shared store, reads the rows again later (DISCOVERING_RECHECK_MS). */
+  private recheckDiscovering(): void {
+    const r = this.recheck;
+    if (!this.announced || r.closed || r.timer !== undefined) return;
+    if (![...this.servers.values()].some((row) => row.status === 'discovering')) {
+      r.waitMs = DISCOVERING_RECHECK_MS;
+      return;
+    }
+    r.timer = setTimeout(() => {
+      r.timer = undefined;
+      r.waitMs = Math.min(r.waitMs * 2, DISCOVERING_RECHECK_MAX_MS);
+      // A failed read (the database away, the store closing) waits for the next change or load.
+      this.loadServers().catch(() => undefined);
+    }, r.waitMs);
+    r.timer.unref();
   }
 
   private async readAll(): Promise<void> {
@@ -60,6 +97,8 @@ export class CatalogMirror {
     this.categories = categories;
     this.quarantined = quarantined;
     this.trustSignature = signature;
+    this.recheck.waitMs = DISCOVERING_RECHECK_MS;
+    this.recheckDiscovering();
   }
 }
 

@@ -11,6 +11,7 @@ import type {
   Store,
   ToolUsage,
 } from '../../store/index.js';
+import { streamAudit } from '../../store/index.js';
 import type { CallerContext } from '../access/context.js';
 import { requireScope } from '../access/scopes.js';
 
@@ -141,16 +142,7 @@ export async function* exportAudit(
   caller: CallerContext,
   query: AuditQuery,
 ): AsyncGenerator<AuditRow[], void, undefined> {
-  const q = ownAudit(caller, query, 'exporting the audit log');
-  let after = q.after;
-  for (;;) {
-    // Drained at once: SQLite's iterator must not stay open across an await.
-    const page = [...(await store.activity.exportAudit({ ...q, after, limit: EXPORT_PAGE }))];
-    if (page.length > 0) yield page;
-    const end = page.at(-1);
-    if (page.length < EXPORT_PAGE || !end) return;
-    after = { at: Date.parse(end.at), id: end.id };
-  }
+  yield* streamAudit(store.activity, ownAudit(caller, query, 'exporting the audit log'), EXPORT_PAGE);
 }
 
 /** `query` held to the caller's project; naming another project is refused. */

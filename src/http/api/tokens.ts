@@ -3,9 +3,9 @@
 // project's token is neither listed nor revocable (it answers as an unknown id).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import {
-  createToken,
+  createProjectToken,
   listProjectTokens,
-  requireScope,
+  MAX_CALLER_ADMIN_TOKEN_DAYS,
   revokeProjectToken,
   TOKEN_SCOPES,
   type TokenInfo,
@@ -52,7 +52,15 @@ const create = createRoute({
           schema: z.object({
             name: z.string().optional(),
             scopes: z.array(z.enum(TOKEN_SCOPES)).min(1),
-            expiresInDays: z.number().int().min(1).max(MAX_EXPIRY_DAYS).optional(),
+            expiresInDays: z
+              .number()
+              .int()
+              .min(1)
+              .max(MAX_EXPIRY_DAYS)
+              .optional()
+              .openapi({
+                description: `Days until it expires; absent: never. An admin token must give 1 to ${MAX_CALLER_ADMIN_TOKEN_DAYS}.`,
+              }),
           }),
         },
       },
@@ -89,13 +97,11 @@ export function registerTokens(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void 
     return c.json({ tokens: tokens.map(shown) }, 200);
   });
   app.openapi(create, async (c) => {
-    const caller = callerOf(c);
-    requireScope(caller, 'admin', 'creating a token');
     const body = c.req.valid('json');
-    const made = await createToken(
+    const made = await createProjectToken(
       deps.store,
+      callerOf(c),
       {
-        project: caller.projectId,
         scopes: body.scopes,
         ...(body.name === undefined || body.name === '' ? {} : { name: body.name }),
         ...(body.expiresInDays === undefined ? {} : { expiresInMs: body.expiresInDays * DAY_MS }),

@@ -104,7 +104,8 @@ export class PgActivityRepo implements ActivityContract {
 
   /**
    * Audit rows matching `q`, oldest first. The API hands out a synchronous iterator, so the rows
-   * are read before it is returned: memory grows with the export, unlike SQLite's.
+   * (at most `q.limit`) are read before it is returned: a whole export goes through streamAudit
+   * (../audit-export.ts), which reads a keyset page at a time.
    */
   async exportAudit(query: AuditQuery = {}): Promise<Generator<AuditRow, void, undefined>> {
     const found = await auditRows(this.q, query, 'oldest');

@@ -13,6 +13,9 @@ const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
 const ALL: readonly StoreChange[] = ['catalog', 'tokens'];
 
+/** Tells the other replicas of a change (a repository's write calls it only when it changed something). */
+export type Announce = () => Promise<void>;
+
 /** Sends a change; inside a transaction it is delivered at commit, and not at all on rollback. */
 export async function announce(q: Queryable, origin: string, change: StoreChange): Promise<void> {
   await q.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, `${origin} ${change}`]);

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { CarteError } from '../../errors.js';
 import { ACTIVITY_DEFAULTS, type ActivityOptions } from '../sqlite/activity-repo.js';
 import type { Repositories, Store, StoreChange, StoreOptions } from '../sqlite/api.js';
+import type { ToolChanges } from '../sqlite/types.js';
 import { PG_TYPES, type Queryable } from './db.js';
 import { migrate } from './migrations.js';
 import { PgActivityRepo, type WriteCounter } from './activity-repo.js';
@@ -113,35 +114,46 @@ function repositories(
   const tell = (change: StoreChange) => () => announce(q, shared.origin, change);
   const catalog = tell('catalog');
   const away = <T extends object>(repo: T) => mappingAway(repo, printable);
+  // Each catalog write announces only when it changed what replicas read: a sync of many servers
+  // that finds nothing new wakes no replica (each change still reaches them at its commit).
   return {
-    servers: away(announcing(new PgServersRepo(q), ['recordDiscovery', 'pruneExcept'], catalog)),
-    tools: away(announcing(new PgToolsRepo(q), ['applyChanges', 'setCategories'], catalog)),
+    servers: away(new PgServersRepo(q, catalog)),
+    tools: away(
+      announcing(new PgToolsRepo(q), catalog, {
+        applyChanges: ([c]) => {
+          const { added, changed, removed } = c as ToolChanges;
+          return added.length + changed.length + removed.length > 0; // not only last_seen_at
+        },
+        setCategories: () => true,
+      }),
+    ),
     vectors: away(new PgVectorsRepo(q, printable)),
     snapshots: away(new PgSnapshotsRepo(q)),
     activity: away(new PgActivityRepo(q, retention, shared.counter)),
-    tokens: away(announcing(new PgTokensRepo(q, shared.tokens), ['revoke'], tell('tokens'))),
+    tokens: away(announcing(new PgTokensRepo(q, shared.tokens), tell('tokens'), { revoke: () => true })),
     proposals: away(new PgProposalsRepo(q)),
-    trust: away(announcing(new PgTrustRepo(q), ['putQuarantine', 'release', 'clearServer'], catalog)),
+    trust: away(new PgTrustRepo(q, catalog)),
   };
 }
 
 /**
- * `repo` whose `methods` announce `then` after they succeed, so other replicas hear of the write
- * (inside a store transaction the notification is delivered at its commit).
+ * `repo` whose methods named in `when` announce `then` after they succeed, when their test of
+ * the arguments says the write changed something, so other replicas hear of it (inside a store
+ * transaction the notification is delivered at its commit).
  */
 function announcing<T extends object>(
   repo: T,
-  methods: readonly (keyof T & string)[],
   then: () => Promise<void>,
+  when: Partial<Record<keyof T & string, (args: unknown[]) => boolean>>,
 ): T {
-  for (const name of methods) {
+  for (const [name, changed] of Object.entries(when) as [keyof T & string, (args: unknown[]) => boolean][]) {
     const method = repo[name] as (...args: unknown[]) => Promise<unknown>;
     Object.defineProperty(repo, name, {
       configurable: true,
       writable: true,
       value: async (...args: unknown[]) => {
         const value = await method.apply(repo, args);
-        await then();
+        if (changed(args)) await then();
         return value;
       },
     });

@@ -1,3 +1,4 @@
+import type { Announce } from './changes.js';
 import type { TrustContract } from './contracts.js';
 import {
   pinFromDb,
@@ -14,7 +15,11 @@ export class PgTrustRepo implements TrustContract {
   /** Quarantine writes through this repository (as TrustRepo.writes). */
   writes = 0;
 
-  constructor(private readonly q: Queryable) {}
+  constructor(
+    private readonly q: Queryable,
+    /** Tells the other replicas that the catalog changed (pg-store.ts). */
+    private readonly announce: Announce = () => Promise.resolve(),
+  ) {}
 
   async getPin(key: string): Promise<ToolPin | undefined> {
     const r = await row<PinDbRow>(this.q, 'SELECT * FROM tool_pins WHERE key = $1', [key]);
@@ -67,28 +72,36 @@ export class PgTrustRepo implements TrustContract {
     return r && quarantineFromDb(r);
   }
 
-  /** Quarantines a tool, or rewrites its entry. */
+  // The writes below announce only when a row changed, so a sync that holds the same tools as
+  // before wakes no other replica.
+
+  /** Quarantines a tool, or rewrites its entry (an identical entry is left as it is). */
   async putQuarantine(e: QuarantineRow): Promise<void> {
-    await changes(
+    const n = await changes(
       this.q,
       `INSERT INTO quarantine (key, server_id, kind, reason, findings, since) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (key) DO UPDATE SET server_id = excluded.server_id, kind = excluded.kind,
-         reason = excluded.reason, findings = excluded.findings, since = excluded.since`,
+         reason = excluded.reason, findings = excluded.findings, since = excluded.since
+       WHERE (quarantine.server_id, quarantine.kind, quarantine.reason, quarantine.findings, quarantine.since)
+         IS DISTINCT FROM (excluded.server_id, excluded.kind, excluded.reason, excluded.findings, excluded.since)`,
       [e.key, e.serverId, e.kind, e.reason, JSON.stringify(e.findings), e.since],
     );
     this.writes++;
+    if (n > 0) await this.announce();
   }
 
   /** Takes tools out of the quarantine (a no-op for a key that is not in it). */
   async release(keys: readonly string[]): Promise<void> {
-    await changes(this.q, 'DELETE FROM quarantine WHERE key = ANY($1::text[])', [[...keys]]);
+    const n = await changes(this.q, 'DELETE FROM quarantine WHERE key = ANY($1::text[])', [[...keys]]);
     this.writes++;
+    if (n > 0) await this.announce();
   }
 
   /** Forgets a server's pins and quarantine entries. */
   async clearServer(serverId: string): Promise<void> {
-    await changes(this.q, 'DELETE FROM tool_pins WHERE server_id = $1', [serverId]);
-    await changes(this.q, 'DELETE FROM quarantine WHERE server_id = $1', [serverId]);
+    const pins = await changes(this.q, 'DELETE FROM tool_pins WHERE server_id = $1', [serverId]);
+    const held = await changes(this.q, 'DELETE FROM quarantine WHERE server_id = $1', [serverId]);
     this.writes++;
+    if (pins + held > 0) await this.announce();
   }
 }

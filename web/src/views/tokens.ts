@@ -53,6 +53,13 @@ function createForm(status: HTMLElement, secret: HTMLElement): HTMLFormElement {
     placeholder: 'never',
     inputmode: 'numeric',
   });
+  // An admin token made here must expire within 90 days (docs/security.md, "How long a token lives").
+  scope.addEventListener('change', () => {
+    const admin = scope.value === 'admin';
+    days.placeholder = admin ? '1 to 90' : 'never';
+    days.max = admin ? '90' : '3650';
+    days.required = admin;
+  });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create');
   const field = (text: string, control: HTMLElement) => h('label', {}, h('span', {}, text), control);
   return h(
