@@ -23,6 +23,7 @@ export {
   parseCedict,
   type CedictOptions,
 } from './text/cedict.js';
+export { BLOCK_BYTES, openSortedLines, type SortedLines } from './text/sorted-lines.js';
 export { decodeDictdNumber, openDictd, parseDictzipHeader, parseFreedictGlosses } from './text/dictd.js';
 export {
   createFreedictTranslator,
