@@ -11,6 +11,7 @@ import type { CatalogMirror } from './shared/catalog-mirror.js';
 import type { PassthroughCalls } from './calls/passthrough-calls.js';
 import type { CatalogView } from './find/catalog-view.js';
 import type { SearchStatus } from './shared/search-options.js';
+import { useGlossFiles } from '../search/index.js';
 import type { ProjectSearchStatus, SearchStrategies } from './find/search-strategies.js';
 import type { CallerContext } from './access/context.js';
 import type {
@@ -80,6 +81,8 @@ export class Gateway {
 
   private constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
+    // Process-wide, as the translator of RANKER_DEFAULTS is.
+    if (options.glossFiles !== undefined) useGlossFiles(options.glossFiles);
     const p = gatewayParts(
       options,
       () => this.servers,

@@ -127,6 +127,7 @@ export async function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn
     projects: projectsFromConfig(loaded.config),
     audit: { arguments: loaded.config.audit.arguments },
     hotList: { size: loaded.config.menu.hotList, halfLifeDays: loaded.config.menu.halfLifeDays },
+    glossFiles: join(loaded.dataDir, 'dictionaries'),
   });
   return {
     ...loaded,

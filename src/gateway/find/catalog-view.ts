@@ -1,5 +1,6 @@
 import {
   buildSearchIndex,
+  prepareGlossFiles,
   type LexicalIndex,
   type LexicalState,
   type SearchDoc,
@@ -8,6 +9,7 @@ import type { Store, ToolSearchRow } from '../../store/index.js';
 import type { CatalogMirror } from '../shared/catalog-mirror.js';
 import type { VisibilityPolicy } from '../../policy/index.js';
 import { buildIndexWithSnapshot } from './index-snapshot.js';
+import { runNodeJob } from '../../upstream/index.js';
 
 /** A tool's search columns as a search document (with its menu filing, for `tag:` and `category:`). */
 export function toSearchDoc(
@@ -69,6 +71,9 @@ export class CatalogView {
 
   /** Builds the index for the current catalog now, from a stored snapshot when one matches. */
   async prepare(): Promise<void> {
+    if (this.index) return;
+    // Once per dictionary version: the gloss files are built in a worker before the first index.
+    await prepareGlossFiles({ warn: (message) => this.log.warn(message), run: runNodeJob });
     if (this.index) return;
     const version = this.version;
     const docs = this.collect();

@@ -1,0 +1,156 @@
+// Gloss files: a dictionary's headword -> gloss table, derived once per dictionary version into the
+// data dir and read by bisection on disk, so that a process never holds a parsed dictionary
+// (docs/search.md, "Other languages", memory). Generic over dictionaries: each registers how its
+// file is named and built (cedict.ts).
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { openSortedLines, type SortedLines } from './sorted-lines.js';
+
+/** Bumped when the file layout changes; each dictionary's own rule version goes into its file name. */
+export const GLOSS_FILE_FORMAT = 1;
+/** Prefix of the keys of variant lines (a character to the form it is looked up as), below every headword. */
+const VARIANT = '\u0001';
+
+/** A headword -> gloss table and the character variants, as written by `writeGlossFile`. */
+export interface GlossTable {
+  glosses: ReadonlyMap<string, string>;
+  variants: ReadonlyMap<string, string>;
+}
+
+const keyOf = (line: string): string => line.slice(0, line.indexOf('\t'));
+const clean = (text: string): string => text.replace(/[\t\n\r]+/g, ' ');
+
+/** The file's text: `key TAB value` lines sorted by key (JavaScript string order, as bisection compares). */
+export function glossFileText(table: GlossTable): string {
+  const lines: [string, string][] = [
+    ...[...table.glosses].map(([k, v]): [string, string] => [clean(k), clean(v)]),
+    ...[...table.variants].map(([k, v]): [string, string] => [VARIANT + clean(k), clean(v)]),
+  ];
+  lines.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return lines.map(([k, v]) => `${k}\t${v}\n`).join('');
+}
+
+/**
+ * Write `table` to `path` atomically (a temp file renamed), and remove the older files of the same
+ * dictionary in its directory (names starting with `stalePrefix`).
+ */
+export function writeGlossFile(path: string, table: GlossTable, stalePrefix: string): void {
+  const dir = join(path, '..');
+  mkdirSync(dir, { recursive: true });
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, glossFileText(table));
+  renameSync(temp, path);
+  for (const name of readdirSync(dir))
+    if (name.startsWith(stalePrefix) && join(dir, name) !== path && !name.endsWith('.tmp'))
+      rmSync(join(dir, name), { force: true });
+}
+
+/** A gloss file opened for lookups: nothing is read until the first. */
+export interface GlossFile {
+  /** The gloss of a headword ('' for a headword without one), if it is one. */
+  get(word: string): string | undefined;
+  /** The form a character is looked up as, if it differs. */
+  variant(char: string): string | undefined;
+  close(): void;
+}
+
+/** Open a file written by `writeGlossFile`. */
+export function openGlossFile(path: string): GlossFile {
+  const lines: SortedLines = openSortedLines(path, keyOf);
+  const value = (key: string): string | undefined => {
+    const line = lines.find(key)[0];
+    return line === undefined ? undefined : line.slice(line.indexOf('\t') + 1);
+  };
+  return { get: value, variant: (char) => value(VARIANT + char), close: () => lines.close() };
+}
+
+/** A dictionary whose gloss file can be derived: where it goes and how it is built. */
+export interface DerivedDictionary {
+  /** The file's path under `dir` for the installed dictionary version; undefined when not installed. */
+  path(dir: string): string | undefined;
+  /** A module (compiled JavaScript) and its export `(dir) => void` that writes the file; see `buildInWorker`. */
+  builder: { module: string; exportName: string };
+  /** Writes the file in this thread (the fallback when no worker can run the builder). */
+  build(dir: string): void;
+}
+
+const derived: DerivedDictionary[] = [];
+let cacheDir: string | undefined;
+
+/** Registers a dictionary whose gloss file `prepareGlossFiles` builds. */
+export function registerDerivedDictionary(dictionary: DerivedDictionary): void {
+  derived.push(dictionary);
+}
+
+/**
+ * Where gloss files are kept (the data dir's `dictionaries/`), for this process; undefined (the
+ * default) parses dictionaries in memory as before. The translators' ids do not change: the files
+ * gloss exactly as the parsed dictionaries do.
+ */
+export function useGlossFiles(dir: string | undefined): void {
+  cacheDir = dir;
+}
+
+/** The directory set by `useGlossFiles`. */
+export function glossFileDir(): string | undefined {
+  return cacheDir;
+}
+
+const preparing = new Map<string, Promise<void>>();
+
+/** Runs a module's export `(arg) => void` away from this thread; see `buildInWorker`. */
+export type JobRunner = (module: string, exportName: string, arg: string) => Promise<void>;
+
+/** Options of `prepareGlossFiles`. */
+export interface PrepareOptions {
+  /** Told when a file cannot be built away from this thread, or at all. */
+  warn?: (message: string) => void;
+  /**
+   * Where a build runs (default `buildInWorker`): the gateway passes a child process, whose memory
+   * all goes back when it ends; a worker thread's leaves 9..26 MiB behind (docs/search.md).
+   */
+  run?: JobRunner;
+}
+
+/**
+ * Build the missing gloss files of the installed dictionaries (the full parse: 1.1..1.6 s and 175 MB
+ * at the peak for CC-CEDICT) away from this thread, once per process and path. Never throws: a
+ * build that fails there is done here, and one that fails here leaves the dictionary to be parsed
+ * in memory on first use, as before.
+ */
+export async function prepareGlossFiles(options: PrepareOptions = {}): Promise<void> {
+  const warn = options.warn ?? (() => undefined);
+  const run = options.run ?? buildInWorker;
+  const dir = cacheDir;
+  if (dir === undefined) return;
+  await Promise.all(
+    derived.map((d) => {
+      const path = d.path(dir);
+      if (path === undefined || existsSync(path)) return Promise.resolve();
+      let job = preparing.get(path);
+      if (!job) {
+        job = run(d.builder.module, d.builder.exportName, dir).catch((err: unknown) => {
+          warn(`gloss file ${path} not built apart (${(err as Error).message}); building it here`);
+          try {
+            d.build(dir);
+          } catch (e) {
+            warn(`gloss file ${path} not built: ${(e as Error).message}`);
+          }
+        });
+        preparing.set(path, job);
+      }
+      return job;
+    }),
+  );
+}
+
+/** Runs `module`'s export `exportName(arg)` in a worker thread; rejects if it throws or cannot load. */
+export function buildInWorker(module: string, exportName: string, arg: string): Promise<void> {
+  const code = `import(${JSON.stringify(module)}).then((m) => m[${JSON.stringify(exportName)}](${JSON.stringify(arg)}));`;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(code, { eval: true });
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited with ${code}`))));
+  });
+}
