@@ -12,6 +12,7 @@ import type { PassthroughCalls } from './calls/passthrough-calls.js';
 import type { CatalogView } from './find/catalog-view.js';
 import type { SearchStatus } from './shared/search-options.js';
 import { useGlossFiles } from '../search/index.js';
+import { runNodeJobSync } from '../upstream/index.js';
 import type { ProjectSearchStatus, SearchStrategies } from './find/search-strategies.js';
 import type { CallerContext } from './access/context.js';
 import type {
@@ -82,7 +83,7 @@ export class Gateway {
   private constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
     // Process-wide, as the translator of RANKER_DEFAULTS is.
-    if (options.glossFiles !== undefined) useGlossFiles(options.glossFiles);
+    if (options.glossFiles !== undefined) useGlossFiles(options.glossFiles, { runSync: runNodeJobSync });
     const p = gatewayParts(
       options,
       () => this.servers,

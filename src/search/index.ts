@@ -30,6 +30,7 @@ export {
 } from './text/cedict.js';
 export {
   buildInWorker,
+  ensureGlossFile,
   glossFileDir,
   glossFileText,
   openGlossFile,
@@ -39,6 +40,7 @@ export {
   writeGlossFile,
   type DerivedDictionary,
   type GlossFile,
+  type GlossFileOptions,
   type GlossTable,
   type JobRunner,
   type PrepareOptions,

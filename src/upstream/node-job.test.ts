@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runNodeJob } from './index.js';
+import { runNodeJob, runNodeJobSync } from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carte-job-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,6 +22,13 @@ describe('runNodeJob (slow: spawns node)', () => {
     const out = join(dir, 'out');
     await runNodeJob(url, 'write', out);
     expect(Number(readFileSync(out, 'utf8'))).not.toBe(process.pid);
+  });
+
+  it('runs it blocking too, and throws the same way', () => {
+    const out = join(dir, 'out-sync');
+    runNodeJobSync(url, 'write', out);
+    expect(Number(readFileSync(out, 'utf8'))).not.toBe(process.pid);
+    expect(() => runNodeJobSync(url, 'fail', '')).toThrow(/^exited with 1: Error: no dictionary here$/);
   });
 
   it('rejects with the error line of what the job printed when it throws', async () => {

@@ -127,7 +127,8 @@ export async function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn
     projects: projectsFromConfig(loaded.config),
     audit: { arguments: loaded.config.audit.arguments },
     hotList: { size: loaded.config.menu.hotList, halfLifeDays: loaded.config.menu.halfLifeDays },
-    glossFiles: join(loaded.dataDir, 'dictionaries'),
+    // CARTE_GLOSS_FILES=off parses dictionaries in memory as before gloss files (bench:core's baseline).
+    ...(process.env.CARTE_GLOSS_FILES === 'off' ? {} : { glossFiles: join(loaded.dataDir, 'dictionaries') }),
   });
   return {
     ...loaded,

@@ -11,11 +11,13 @@ import {
   type Translator,
 } from './translator.js';
 import {
+  ensureGlossFile,
   GLOSS_FILE_FORMAT,
   glossFileDir,
   openGlossFile,
   registerDerivedDictionary,
   writeGlossFile,
+  type DerivedDictionary,
   type GlossTable,
 } from './gloss-file.js';
 
@@ -126,11 +128,10 @@ export function writeCedictGlossFile(dir: string): void {
   writeGlossFile(path, cedictTable(readFileSync(join(found.dir, 'data', 'all.js'), 'utf8')), FILE_PREFIX);
 }
 
-/** The installed dictionary read from its gloss file under `dir`, written here first if missing. */
+/** The installed dictionary read from its gloss file under `dir`, written first if missing (ensureGlossFile). */
 export function openCedictGlossFile(dir: string): GlossDictionary | undefined {
-  const path = cedictGlossFilePath(dir);
+  const path = ensureGlossFile(CEDICT_GLOSS_FILE, dir);
   if (!path) return undefined;
-  if (!existsSync(path)) writeCedictGlossFile(dir);
   const file = openGlossFile(path);
   return { maxLength: GLOSS_MAX_LENGTH, get: (w) => file.get(w), variant: (c) => file.variant(c) };
 }
@@ -153,11 +154,12 @@ function compiledModule(): string {
   return pathToFileURL(join(dirname(dirname(here)), 'search', 'text', 'cedict.js')).href;
 }
 
-registerDerivedDictionary({
+const CEDICT_GLOSS_FILE: DerivedDictionary = {
   path: cedictGlossFilePath,
   builder: { module: compiledModule(), exportName: 'writeCedictGlossFile' },
   build: writeCedictGlossFile,
-});
+};
+registerDerivedDictionary(CEDICT_GLOSS_FILE);
 
 /** Options of `lazyCedictTranslator`. */
 export interface CedictOptions {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  ensureGlossFile,
   glossFileDir,
   glossFileText,
   openGlossFile,
@@ -58,14 +59,15 @@ describe('prepareGlossFiles', () => {
   /** Other registered dictionaries (CC-CEDICT, when installed) are left alone here. */
   const others = (module: string): boolean => module !== MADE_UP;
   const built: string[] = [];
-  registerDerivedDictionary({
-    path: (d) => join(d, 'made-up.gloss'),
+  const MADE_UP_DICT = {
+    path: (d: string) => join(d, 'made-up.gloss'),
     builder: { module: MADE_UP, exportName: 'build' },
-    build: (d) => {
+    build: (d: string) => {
       built.push('here');
       writeGlossFile(join(d, 'made-up.gloss'), TABLE, 'made-up.');
     },
-  });
+  };
+  registerDerivedDictionary(MADE_UP_DICT);
 
   it('does nothing without a directory', async () => {
     useGlossFiles(undefined);
@@ -103,6 +105,29 @@ describe('prepareGlossFiles', () => {
     expect(warnings).toEqual([
       `gloss file ${join(cache, 'made-up.gloss')} not built apart (no node); building it here`,
     ]);
+    useGlossFiles(undefined);
+  });
+
+  it('builds a missing file on demand with runSync, else in this thread', () => {
+    const made = { ...MADE_UP_DICT };
+    const calls: string[] = [];
+    useGlossFiles(join(dir, 'c'), {
+      runSync: (module, exportName, arg) => {
+        calls.push(`${module} ${exportName} ${arg}`);
+        writeGlossFile(join(arg, 'made-up.gloss'), TABLE, 'made-up.');
+      },
+    });
+    expect(ensureGlossFile(made, join(dir, 'c'))).toBe(join(dir, 'c', 'made-up.gloss'));
+    expect(ensureGlossFile(made, join(dir, 'c'))).toBe(join(dir, 'c', 'made-up.gloss'));
+    expect(calls).toEqual([`${MADE_UP} build ${join(dir, 'c')}`]);
+    useGlossFiles(join(dir, 'd'), {
+      runSync: () => {
+        throw new Error('no node');
+      },
+    });
+    built.length = 0;
+    expect(ensureGlossFile(made, join(dir, 'd'))).toBe(join(dir, 'd', 'made-up.gloss'));
+    expect(built).toEqual(['here']);
     useGlossFiles(undefined);
   });
 });

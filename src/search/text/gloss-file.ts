@@ -77,10 +77,20 @@ export interface DerivedDictionary {
 
 const derived: DerivedDictionary[] = [];
 let cacheDir: string | undefined;
+let runSync: ((module: string, exportName: string, arg: string) => void) | undefined;
 
 /** Registers a dictionary whose gloss file `prepareGlossFiles` builds. */
 export function registerDerivedDictionary(dictionary: DerivedDictionary): void {
   derived.push(dictionary);
+}
+
+/** Options of `useGlossFiles`. */
+export interface GlossFileOptions {
+  /**
+   * Builds a missing file away from this thread, blocking (the gateway passes a child process):
+   * for a text glossed before `prepareGlossFiles` has finished. Default: built in this thread.
+   */
+  runSync?: (module: string, exportName: string, arg: string) => void;
 }
 
 /**
@@ -88,8 +98,25 @@ export function registerDerivedDictionary(dictionary: DerivedDictionary): void {
  * default) parses dictionaries in memory as before. The translators' ids do not change: the files
  * gloss exactly as the parsed dictionaries do.
  */
-export function useGlossFiles(dir: string | undefined): void {
+export function useGlossFiles(dir: string | undefined, options: GlossFileOptions = {}): void {
   cacheDir = dir;
+  runSync = options.runSync;
+}
+
+/**
+ * The path of `dictionary`'s gloss file under the directory of `useGlossFiles`, built now if it is
+ * missing (with `runSync` when given, else in this thread); undefined when it is not installed.
+ */
+export function ensureGlossFile(dictionary: DerivedDictionary, dir: string): string | undefined {
+  const path = dictionary.path(dir);
+  if (path === undefined || existsSync(path)) return path;
+  try {
+    runSync?.(dictionary.builder.module, dictionary.builder.exportName, dir);
+  } catch {
+    // built below, in this thread
+  }
+  if (!existsSync(path)) dictionary.build(dir);
+  return path;
 }
 
 /** The directory set by `useGlossFiles`. */
