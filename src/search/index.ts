@@ -29,7 +29,6 @@ export {
   type CedictOptions,
 } from './text/cedict.js';
 export {
-  buildInWorker,
   ensureGlossFile,
   glossFileDir,
   glossFileText,

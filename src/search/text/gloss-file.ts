@@ -4,7 +4,6 @@
 // file is named and built (cedict.ts).
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { openSortedLines, type SortedLines } from './sorted-lines.js';
 
 /** Bumped when the file layout changes; each dictionary's own rule version goes into its file name. */
@@ -69,7 +68,7 @@ export function openGlossFile(path: string): GlossFile {
 export interface DerivedDictionary {
   /** The file's path under `dir` for the installed dictionary version; undefined when not installed. */
   path(dir: string): string | undefined;
-  /** A module (compiled JavaScript) and its export `(dir) => void` that writes the file; see `buildInWorker`. */
+  /** A module (compiled JavaScript) and its export `(dir) => void` that writes the file, for a JobRunner. */
   builder: { module: string; exportName: string };
   /** Writes the file in this thread (the fallback when no worker can run the builder). */
   build(dir: string): void;
@@ -126,7 +125,7 @@ export function glossFileDir(): string | undefined {
 
 const preparing = new Map<string, Promise<void>>();
 
-/** Runs a module's export `(arg) => void` away from this thread; see `buildInWorker`. */
+/** Runs a module's export `(arg) => void` away from this process, e.g. in a child process. */
 export type JobRunner = (module: string, exportName: string, arg: string) => Promise<void>;
 
 /** Options of `prepareGlossFiles`. */
@@ -134,10 +133,10 @@ export interface PrepareOptions {
   /** Told when a file cannot be built away from this thread, or at all. */
   warn?: (message: string) => void;
   /**
-   * Where a build runs (default `buildInWorker`): the gateway passes a child process, whose memory
-   * all goes back when it ends; a worker thread's leaves 9..26 MiB behind (docs/search.md).
+   * Where a build runs: the gateway passes a child process, whose memory all goes back when it
+   * ends (a worker thread's left 9..26 MiB behind: docs/search.md).
    */
-  run?: JobRunner;
+  run: JobRunner;
 }
 
 /**
@@ -146,9 +145,9 @@ export interface PrepareOptions {
  * build that fails there is done here, and one that fails here leaves the dictionary to be parsed
  * in memory on first use, as before.
  */
-export async function prepareGlossFiles(options: PrepareOptions = {}): Promise<void> {
+export async function prepareGlossFiles(options: PrepareOptions): Promise<void> {
   const warn = options.warn ?? (() => undefined);
-  const run = options.run ?? buildInWorker;
+  const { run } = options;
   const dir = cacheDir;
   if (dir === undefined) return;
   await Promise.all(
@@ -170,14 +169,4 @@ export async function prepareGlossFiles(options: PrepareOptions = {}): Promise<v
       return job;
     }),
   );
-}
-
-/** Runs `module`'s export `exportName(arg)` in a worker thread; rejects if it throws or cannot load. */
-export function buildInWorker(module: string, exportName: string, arg: string): Promise<void> {
-  const code = `import(${JSON.stringify(module)}).then((m) => m[${JSON.stringify(exportName)}](${JSON.stringify(arg)}));`;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(code, { eval: true });
-    worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited with ${code}`))));
-  });
 }
