@@ -120,7 +120,7 @@ export function cedictGlossFilePath(dir: string): string | undefined {
   return found && join(dir, name);
 }
 
-/** Parse the installed dictionary and write its gloss file under `dir` (what the worker runs). */
+/** Parse the installed dictionary and write its gloss file under `dir` (what the child process runs). */
 export function writeCedictGlossFile(dir: string): void {
   const found = findCedict();
   const path = cedictGlossFilePath(dir);
@@ -147,7 +147,7 @@ function loadCedictDefault(): GlossDictionary | undefined {
   }
 }
 
-/** This module as compiled JavaScript, for a worker: itself, or from the CLI bundle the tsc output beside it. */
+/** This module as compiled JavaScript, for a child process: itself, or from the CLI bundle the tsc output beside it. */
 function compiledModule(): string {
   const here = fileURLToPath(import.meta.url);
   if (basename(dirname(here)) === 'text') return import.meta.url;

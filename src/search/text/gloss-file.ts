@@ -70,7 +70,7 @@ export interface DerivedDictionary {
   path(dir: string): string | undefined;
   /** A module (compiled JavaScript) and its export `(dir) => void` that writes the file, for a JobRunner. */
   builder: { module: string; exportName: string };
-  /** Writes the file in this thread (the fallback when no worker can run the builder). */
+  /** Writes the file in this process (the fallback when no child process can run the builder). */
   build(dir: string): void;
 }
 
