@@ -33,6 +33,9 @@ describe('openSortedLines', () => {
     expect(file.find('leer')).toEqual([]);
     expect(file.find('')).toEqual([]);
     expect(file.find('zzz')).toEqual([]);
+    expect(file.findPrefix('dat')).toEqual(['Datei\tfile', 'datei\tdata file', 'datei\tthird']);
+    expect(file.findPrefix('天')).toEqual(['天气\tweather']);
+    expect(file.findPrefix('q')).toEqual([]);
     file.close();
   });
 

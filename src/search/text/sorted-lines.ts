@@ -15,6 +15,8 @@ export const BLOCKS_KEPT = 8;
 export interface SortedLines {
   /** The lines whose key equals `key`, in file order. */
   find(key: string): string[];
+  /** The lines whose key starts with `prefix`, in file order (they are one run of the file). */
+  findPrefix(prefix: string): string[];
   close(): void;
 }
 
@@ -82,27 +84,32 @@ export function openSortedLines(
     return lines;
   };
 
+  /** The lines from the first whose key is `key` or above, while `take(key)` holds. */
+  const scan = (key: string, take: (k: string) => boolean): string[] => {
+    // The last block whose first key is below `key`: the lines taken start there or later.
+    let lo = 0;
+    let hi = blocks - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      const k = firstKey(mid);
+      if (k !== null && k < key) lo = mid;
+      else hi = mid - 1;
+    }
+    const found: string[] = [];
+    for (let b = lo; b < blocks; b++) {
+      for (const line of linesOf(b)) {
+        const k = keyOf(line);
+        if (k < key) continue;
+        if (!take(k)) return found;
+        found.push(line);
+      }
+    }
+    return found;
+  };
+
   return {
-    find(key) {
-      // The last block whose first key is below `key`: equal lines start there or later.
-      let lo = 0;
-      let hi = blocks - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >>> 1;
-        const k = firstKey(mid);
-        if (k !== null && k < key) lo = mid;
-        else hi = mid - 1;
-      }
-      const found: string[] = [];
-      for (let b = lo; b < blocks; b++) {
-        for (const line of linesOf(b)) {
-          const k = keyOf(line);
-          if (k === key) found.push(line);
-          else if (k > key) return found;
-        }
-      }
-      return found;
-    },
+    find: (key) => scan(key, (k) => k === key),
+    findPrefix: (prefix) => scan(prefix, (k) => k.startsWith(prefix)),
     close: () => closeSync(fd),
   };
 }
