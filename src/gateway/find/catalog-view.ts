@@ -1,6 +1,5 @@
 import {
   buildSearchIndex,
-  prepareGlossFiles,
   type LexicalIndex,
   type LexicalState,
   type SearchDoc,
@@ -9,7 +8,6 @@ import type { Store, ToolSearchRow } from '../../store/index.js';
 import type { CatalogMirror } from '../shared/catalog-mirror.js';
 import type { VisibilityPolicy } from '../../policy/index.js';
 import { buildIndexWithSnapshot } from './index-snapshot.js';
-import { runNodeJob } from '../../upstream/index.js';
 
 /** A tool's search columns as a search document (with its menu filing, for `tag:` and `category:`). */
 export function toSearchDoc(
@@ -72,8 +70,7 @@ export class CatalogView {
 
   /**
    * Builds the index for the current catalog now, from a stored snapshot when one matches. Calls
-   * while one is under way share it: two builds at once would each decode the snapshot (50 MiB
-   * more RSS at 7k tools, seen while the first start waited for the gloss files).
+   * while one is under way share it, rather than each reading and decoding the snapshot.
    */
   prepare(): Promise<void> {
     if (this.index) return Promise.resolve();
@@ -82,9 +79,6 @@ export class CatalogView {
   }
 
   private async build(): Promise<void> {
-    // Once per dictionary version: the gloss files are built in a child process before the first index.
-    await prepareGlossFiles({ warn: (message) => this.log.warn(message), run: runNodeJob });
-    if (this.index) return;
     const version = this.version;
     const docs = this.collect();
     const started = performance.now();

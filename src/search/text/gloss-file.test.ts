@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   ensureGlossFile,
@@ -105,6 +106,28 @@ describe('prepareGlossFiles', () => {
     expect(warnings).toEqual([
       `gloss file ${join(cache, 'made-up.gloss')} not built apart (no node); building it here`,
     ]);
+    useGlossFiles(undefined);
+  });
+
+  it('waits for a build under way rather than starting another', async () => {
+    const cache = join(dir, 'e');
+    const path = join(cache, 'made-up.gloss');
+    const calls: string[] = [];
+    useGlossFiles(cache, { runSync: () => calls.push('runSync') });
+    // The build under way writes the file from another thread 150 ms later, as a child process would.
+    const run = (module: string): Promise<void> =>
+      others(module)
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => {
+            const code = `setTimeout(() => { require('node:fs').mkdirSync(${JSON.stringify(cache)}, { recursive: true }); require('node:fs').writeFileSync(${JSON.stringify(path)}, ${JSON.stringify(glossFileText(TABLE))}); }, 150);`;
+            new Worker(code, { eval: true }).once('exit', () => resolve()).once('error', reject);
+          });
+    built.length = 0;
+    const job = prepareGlossFiles({ run });
+    expect(ensureGlossFile(MADE_UP_DICT, cache)).toBe(path);
+    expect(calls).toEqual([]);
+    expect(built).toEqual([]);
+    await job;
     useGlossFiles(undefined);
   });
 

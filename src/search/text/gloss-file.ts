@@ -135,6 +135,7 @@ export function useGlossFiles(dir: string | undefined, options: GlossFileOptions
 export function ensureGlossFile(dictionary: DerivedDictionary, dir: string): string | undefined {
   const path = dictionary.path(dir);
   if (path === undefined || existsSync(path)) return path;
+  if (building.has(path) && waitForFile(path, BUILD_WAIT_MS)) return path;
   try {
     runSync?.(dictionary.builder.module, dictionary.builder.exportName, dir);
   } catch {
@@ -150,6 +151,22 @@ export function glossFileDir(): string | undefined {
 }
 
 const preparing = new Map<string, Promise<void>>();
+/** Paths whose build `prepareGlossFiles` has started and not seen end. */
+const building = new Set<string>();
+
+/**
+ * Longest wait, ms, for a build already under way before building again: a build takes 1.5..3 s
+ * on 2 cores, two at once (the one under way and a blocking one) took 3.7 s. A build that failed
+ * meanwhile is only seen when the wait ends (its failure is handled on the blocked event loop).
+ */
+export const BUILD_WAIT_MS = 6_000;
+
+/** Blocks until `path` exists or `ms` have passed (the build under way renames it into place). */
+function waitForFile(path: string, ms: number): boolean {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  for (const end = Date.now() + ms; !existsSync(path) && Date.now() < end;) Atomics.wait(cell, 0, 0, 20);
+  return existsSync(path);
+}
 
 /** Runs a module's export `(arg) => void` away from this process, e.g. in a child process. */
 export type JobRunner = (module: string, exportName: string, arg: string) => Promise<void>;
@@ -182,6 +199,7 @@ export async function prepareGlossFiles(options: PrepareOptions): Promise<void> 
       if (path === undefined || existsSync(path)) return Promise.resolve();
       let job = preparing.get(path);
       if (!job) {
+        building.add(path);
         job = run(d.builder.module, d.builder.exportName, dir).catch((err: unknown) => {
           warn(`gloss file ${path} not built apart (${(err as Error).message}); building it here`);
           try {
@@ -190,6 +208,7 @@ export async function prepareGlossFiles(options: PrepareOptions): Promise<void> 
             warn(`gloss file ${path} not built: ${(e as Error).message}`);
           }
         });
+        job = job.finally(() => building.delete(path));
         preparing.set(path, job);
       }
       return job;
