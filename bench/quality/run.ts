@@ -1,4 +1,5 @@
-// Retrieval-quality bench: `npx tsx bench/quality/run.ts [--data DIR] [--systems a,b] [--sets x,y] [--ablations]`.
+// Retrieval-quality bench: `npx tsx bench/quality/run.ts [--data DIR] [--systems a,b] [--sets x,y] [--ablations]
+// [--gloss-files DIR]` (dictionaries read from gloss files kept in DIR, as `carte` does; default: parsed in memory).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import { BuildCache, evaluate, type Row } from './evaluate.js';
 import { decisionTable, jsonReport, markdownTable } from './report.js';
 import { loadSets } from './sets.js';
 import { ABLATION_SYSTEMS, MAIN_SYSTEMS } from './systems.js';
+import { useGlossFiles } from '../../src/search/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,6 +20,8 @@ function flag(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const dir = requireBenchDir(resolve(root, flag('data') ?? '../shared/bench'));
+  const glossFiles = flag('gloss-files');
+  if (glossFiles) useGlossFiles(resolve(glossFiles));
   const pick = (list: string | undefined) => (list ? list.split(',') : undefined);
   const systemNames = pick(flag('systems'));
   const setNames = pick(flag('sets'));

@@ -51,7 +51,13 @@ export type { Problem } from './problems/problems.js';
 export type { ConfigFormat } from './formats/detect-format.js';
 export { loadConfigFile, parseConfigText } from './load/load.js';
 export type { LoadOptions, LoadResult } from './load/load.js';
-export { CONFIG_FILE_NAMES, resolveConfigPath, resolveDataDir, userConfigPath } from './load/paths.js';
+export {
+  CONFIG_FILE_NAMES,
+  resolveCacheDir,
+  resolveConfigPath,
+  resolveDataDir,
+  userConfigPath,
+} from './load/paths.js';
 export type { ConfigSource, UserPlace } from './load/paths.js';
 export { DEMO_PACKAGES, demoConfig, demoPackageEntry } from './load/demo.js';
 export { serverConfigHash } from './schema/hash.js';

@@ -39,6 +39,11 @@ export interface GatewayOptions {
   audit?: AuditOptions;
   /** The hot list's size and the half-life of a call's weight. */
   hotList?: Partial<HotListOptions>;
+  /**
+   * Where the gloss files derived from the installed dictionaries are kept (the user's cache
+   * dir's `dictionaries/`; docs/search.md, "Other languages"); absent: dictionaries are parsed in memory.
+   */
+  glossFiles?: string;
 }
 
 export interface GatewayParts {

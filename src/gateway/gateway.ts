@@ -11,6 +11,8 @@ import type { CatalogMirror } from './shared/catalog-mirror.js';
 import type { PassthroughCalls } from './calls/passthrough-calls.js';
 import type { CatalogView } from './find/catalog-view.js';
 import type { SearchStatus } from './shared/search-options.js';
+import { prepareGlossFiles, useGlossFiles } from '../search/index.js';
+import { runNodeJob, runNodeJobSync } from '../upstream/index.js';
 import type { ProjectSearchStatus, SearchStrategies } from './find/search-strategies.js';
 import type { CallerContext } from './access/context.js';
 import type {
@@ -80,6 +82,8 @@ export class Gateway {
 
   private constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
+    // Process-wide, as the translator of RANKER_DEFAULTS is.
+    if (options.glossFiles !== undefined) useGlossFiles(options.glossFiles, { runSync: runNodeJobSync });
     const p = gatewayParts(
       options,
       () => this.servers,
@@ -193,7 +197,14 @@ export class Gateway {
   async prepareSearches(ctx: CallerContext): Promise<{ top: SearchStatus; projects: ProjectSearchStatus[] }> {
     requireScope(ctx, 'admin', "preparing every project's search");
     await this.view.prepare();
-    return this.searches.prepareAll(this.policies.projectIds());
+    // Once per dictionary version and data dir: the gloss files, built in a child process
+    // (docs/search.md, "Memory and first-query time"); a search never waits for them.
+    const glossFiles = prepareGlossFiles({ warn: (m) => this.options.logger.warn(m), run: runNodeJob });
+    const [, statuses] = await Promise.all([
+      glossFiles,
+      this.searches.prepareAll(this.policies.projectIds()),
+    ]);
+    return statuses;
   }
 
   /** The strategy, model, cached vectors, reranker and state of the caller's project's search. */

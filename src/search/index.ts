@@ -15,14 +15,36 @@ export {
   type Translator,
 } from './text/translator.js';
 export {
+  CEDICT_RULE_VERSION,
   CEDICT_TRANSLATOR,
+  cedictGlossFilePath,
+  cedictTable,
   findCedict,
   glossOfSenses,
   lazyCedictTranslator,
   loadCedict,
+  openCedictGlossFile,
   parseCedict,
+  writeCedictGlossFile,
   type CedictOptions,
 } from './text/cedict.js';
+export {
+  ensureGlossFile,
+  glossFileDir,
+  glossFileText,
+  openGlossFile,
+  prepareGlossFiles,
+  registerDerivedDictionary,
+  useGlossFiles,
+  writeGlossFile,
+  type DerivedDictionary,
+  type GlossFile,
+  type GlossFileOptions,
+  type GlossTable,
+  type JobRunner,
+  type PrepareOptions,
+} from './text/gloss-file.js';
+export { BLOCK_BYTES, openSortedLines, type SortedLines } from './text/sorted-lines.js';
 export { decodeDictdNumber, openDictd, parseDictzipHeader, parseFreedictGlosses } from './text/dictd.js';
 export {
   createFreedictTranslator,

@@ -5,6 +5,7 @@ import {
   demoConfig,
   loadConfigFile,
   resolveConfigPath,
+  resolveCacheDir,
   resolveDataDir,
   userConfigPath,
   type CarteConfig,
@@ -127,6 +128,11 @@ export async function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn
     projects: projectsFromConfig(loaded.config),
     audit: { arguments: loaded.config.audit.arguments },
     hotList: { size: loaded.config.menu.hotList, halfLifeDays: loaded.config.menu.halfLifeDays },
+    // Gloss files live in the user's cache dir, so every data dir shares them; CARTE_GLOSS_FILES=off
+    // parses dictionaries in memory as before gloss files (bench:core's baseline).
+    ...(process.env.CARTE_GLOSS_FILES === 'off'
+      ? {}
+      : { glossFiles: join(resolveCacheDir(userPlace()), 'dictionaries') }),
   });
   return {
     ...loaded,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveConfigPath, resolveDataDir, userConfigPath } from '../index.js';
+import { resolveCacheDir, resolveConfigPath, resolveDataDir, userConfigPath } from '../index.js';
 
 describe('resolveConfigPath', () => {
   const empty = mkdtempSync(join(tmpdir(), 'carte-cwd-'));
@@ -146,5 +146,30 @@ describe('resolveDataDir', () => {
     ],
   ])('takes %s', (_name, opts, expected) => {
     expect(resolveDataDir(opts)).toBe(expected);
+  });
+});
+
+describe('resolveCacheDir', () => {
+  it.each<[string, Parameters<typeof resolveCacheDir>[0], string]>([
+    [
+      'CARTE_CACHE_DIR first',
+      { env: { CARTE_CACHE_DIR: '/c', XDG_CACHE_HOME: '/x' }, platform: 'linux', home: '/h' },
+      '/c',
+    ],
+    ['XDG_CACHE_HOME on Linux', { env: { XDG_CACHE_HOME: '/x' }, platform: 'linux', home: '/h' }, '/x/carte'],
+    [
+      'a relative XDG_CACHE_HOME is ignored',
+      { env: { XDG_CACHE_HOME: 'rel' }, platform: 'linux', home: '/h' },
+      '/h/.cache/carte',
+    ],
+    ['~/.cache on Linux', { env: {}, platform: 'linux', home: '/h' }, '/h/.cache/carte'],
+    ['Caches on macOS', { env: {}, platform: 'darwin', home: '/Users/u' }, '/Users/u/Library/Caches/carte'],
+    [
+      'LOCALAPPDATA on Windows',
+      { env: { LOCALAPPDATA: 'C:\\L' }, platform: 'win32', home: 'C:\\Users\\u' },
+      'C:\\L\\carte\\cache',
+    ],
+  ])('takes %s', (_name, opts, expected) => {
+    expect(resolveCacheDir(opts)).toBe(expected);
   });
 });

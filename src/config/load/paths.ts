@@ -78,6 +78,26 @@ export function resolveDataDir(opts: UserPlace & { flag?: string }): string {
   return posix.join(home, '.local', 'share', 'carte');
 }
 
+/**
+ * Where Carte keeps files it can always derive again (the dictionaries' gloss files), shared by
+ * every data dir of the user: `CARTE_CACHE_DIR`, else `$XDG_CACHE_HOME/carte` or `~/.cache/carte`
+ * on Linux and other Unixes, `~/Library/Caches/carte` on macOS, `%LOCALAPPDATA%\carte\cache` on
+ * Windows.
+ */
+export function resolveCacheDir(opts: UserPlace): string {
+  const { env, home } = opts;
+  if (nonEmpty(env.CARTE_CACHE_DIR)) return env.CARTE_CACHE_DIR;
+  if (opts.platform === 'win32') {
+    const local = nonEmpty(env.LOCALAPPDATA) ? env.LOCALAPPDATA : win32.join(home, 'AppData', 'Local');
+    return win32.join(local, 'carte', 'cache');
+  }
+  if (opts.platform === 'darwin') return posix.join(home, 'Library', 'Caches', 'carte');
+  // The XDG spec says to ignore a relative XDG_CACHE_HOME.
+  const xdg = env.XDG_CACHE_HOME;
+  if (nonEmpty(xdg) && posix.isAbsolute(xdg)) return posix.join(xdg, 'carte');
+  return posix.join(home, '.cache', 'carte');
+}
+
 function nonEmpty(value: string | undefined): value is string {
   return value !== undefined && value !== '';
 }

