@@ -77,7 +77,7 @@ function parseRankSource(source: Uint8Array, path: string): ParsedRanks {
 function indexRanks(bytes: Uint8Array, starts: Uint32Array, hashable: Uint8Array): RankTable {
   const size = starts.length - 1;
   let capacity = 1;
-  while (capacity < size * 2) capacity *= 2;
+  while (capacity * 0.8 < size) capacity *= 2;
   const table: RankTable = { bytes, starts, slots: new Int32Array(capacity), size };
   const mask = capacity - 1;
   for (let rank = 0; rank < size; rank++) {
@@ -111,15 +111,21 @@ class RankReader {
   private pos = 0;
   private out: Uint8Array;
   private used = 0;
-  private starts: number[] = [0];
-  private hashable: number[] = [];
+  // Typed, not number[]: 200k-element arrays grown on the JS heap would swell it for good.
+  private starts: Uint32Array;
+  private hashable: Uint8Array;
+  private tokens = 0;
 
   constructor(
     private readonly src: Uint8Array,
     private readonly path: string,
   ) {
-    // Every literal's bytes are no longer than its source text.
-    this.out = new Uint8Array(src.length);
+    // The bytes are written over the source as it is read: every literal's bytes are shorter
+    // than its text, so writing never overtakes reading. No second 2 MiB buffer is left for the
+    // GC, which an idle server may not run for a long while (issue 28 item 5 measures RSS).
+    this.out = src;
+    this.starts = new Uint32Array(1 << 16);
+    this.hashable = new Uint8Array(1 << 16);
   }
 
   readChunk(header: string): void {
@@ -137,9 +143,9 @@ class RankReader {
 
   result(): ParsedRanks {
     return {
-      bytes: this.out.slice(0, this.used),
-      starts: Uint32Array.from(this.starts),
-      hashable: Uint8Array.from(this.hashable),
+      bytes: this.out.subarray(0, this.used),
+      starts: this.starts.subarray(0, this.tokens + 1),
+      hashable: this.hashable.subarray(0, this.tokens),
     };
   }
 
@@ -149,8 +155,16 @@ class RankReader {
   }
 
   private endToken(hashable: boolean): void {
-    this.starts.push(this.used);
-    this.hashable.push(hashable ? 1 : 0);
+    if (this.tokens + 1 >= this.starts.length) {
+      const starts = new Uint32Array(this.starts.length * 2);
+      starts.set(this.starts);
+      this.starts = starts;
+      const hashable = new Uint8Array(starts.length);
+      hashable.set(this.hashable);
+      this.hashable = hashable;
+    }
+    this.hashable[this.tokens++] = hashable ? 1 : 0;
+    this.starts[this.tokens] = this.used;
   }
 
   private readByteArray(): void {
