@@ -1,7 +1,9 @@
 // (c) `carte serve` start-up with a synced catalog: spawn to the first `tools/list` answer, and to
-// the first `search_tools` answer (which builds the search index), over raw JSON-RPC on stdio, and
-// the process's memory then (VmRSS and its peak VmHWM from /proc, Linux only), holding the catalog
-// and its index (issue 28: < 150 MiB with the 7k-tool catalog).
+// the first `search_tools` answer (which builds the search index; asked with `maxTokens`, so it
+// loads the tokenizer), over raw JSON-RPC on stdio, and the process's memory (VmRSS and its peak
+// VmHWM from /proc, Linux only) right after that answer and again once it settles, SETTLE_MS later:
+// the tokens-saved meter loads the tokenizer and counts off the request path, after the answer
+// (issue 28: < 150 MiB with the 7k-tool catalog).
 import { spawn } from 'node:child_process';
 import { memoryOf } from '../load/proc-info.js';
 import { BIN, cleanEnv } from './paths.js';
@@ -12,10 +14,16 @@ export interface ServeRun {
   toolsListMs: number;
   firstSearchMs: number;
   exitCode: number | null;
-  /** MiB after the first search answer; undefined where /proc is not there. */
+  /** MiB right after the first search answer; undefined where /proc is not there. */
   rssMiB?: number;
+  /** MiB SETTLE_MS after it, when the work it started off the request path is done. */
+  settledMiB?: number;
   peakMiB?: number;
 }
+
+/** How long after the first search answer the settled RSS is read. */
+export const SETTLE_MS = 1000;
+const BUDGET = 1000;
 
 const send = (m: object) => `${JSON.stringify(m)}\n`;
 const INIT = {
@@ -29,13 +37,18 @@ const INIT = {
   },
 };
 
+function settledOf(pid: number): { settledMiB: number; peakMiB: number } {
+  const { rssMiB, peakMiB } = memoryOf(pid);
+  return { settledMiB: rssMiB, peakMiB };
+}
+
 /** One `carte serve` process: writes the handshake at once, times the answers, then closes stdin. */
 export function serveOnce(args: readonly string[], cwd: string, timeoutMs = 60_000): Promise<ServeRun> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd, env: cleanEnv(), stdio: 'pipe' });
     const times = new Map<number, number>();
-    let memory: { rssMiB: number; peakMiB: number } | undefined;
+    let memory: { rssMiB: number; peakMiB: number; settledMiB?: number } | undefined;
     let buffer = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -52,12 +65,19 @@ export function serveOnce(args: readonly string[], cwd: string, timeoutMs = 60_0
         const id = (JSON.parse(line) as { id?: number }).id;
         if (typeof id === 'number' && !times.has(id)) times.set(id, performance.now() - start);
         if (id === 2) {
-          const call = { name: 'search_tools', arguments: { query: 'read a file from disk' } };
+          const call = {
+            name: 'search_tools',
+            arguments: { query: 'read a file from disk', maxTokens: BUDGET },
+          };
           child.stdin.write(send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: call }));
         }
         if (id === 3) {
-          memory = child.pid === undefined ? undefined : memoryOf(child.pid);
-          child.stdin.end();
+          const pid = child.pid;
+          memory = pid === undefined ? undefined : memoryOf(pid);
+          setTimeout(() => {
+            if (pid !== undefined && memory) memory = { ...memory, ...settledOf(pid) };
+            child.stdin.end();
+          }, SETTLE_MS);
         }
       }
     });
@@ -102,13 +122,15 @@ export function serveTable(benches: readonly ServeBench[]): string {
       'min ms',
       'spawn to first `search_tools` answer p50 ms',
       'min ms',
-      'RSS after it MiB (median)',
+      'RSS right after it MiB (median)',
+      `RSS ${SETTLE_MS / 1000} s later MiB (median)`,
       'peak RSS MiB (max)',
     ],
     benches.map((b) => {
       const list = b.runs.map((r) => r.toolsListMs);
       const search = b.runs.map((r) => r.firstSearchMs);
       const rss = b.runs.flatMap((r) => (Number.isFinite(r.rssMiB) ? [r.rssMiB!] : []));
+      const settled = b.runs.flatMap((r) => (Number.isFinite(r.settledMiB) ? [r.settledMiB!] : []));
       const peak = b.runs.flatMap((r) => (Number.isFinite(r.peakMiB) ? [r.peakMiB!] : []));
       return [
         b.label,
@@ -117,6 +139,7 @@ export function serveTable(benches: readonly ServeBench[]): string {
         ms(median(search)),
         ms(Math.min(...search)),
         rss.length ? median(rss).toFixed(0) : '-',
+        settled.length ? median(settled).toFixed(0) : '-',
         peak.length ? Math.max(...peak).toFixed(0) : '-',
       ];
     }),

@@ -1,7 +1,12 @@
-// Token counting for answer budgets (issue 14), with gpt-tokenizer's BPE tables. They are loaded
-// on first use only: importing o200k_base takes 400-500 ms and about 35 MB of heap, which no command
-// that never counts (search, sync, servers...) should pay at start-up.
-import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
+// Token counting for answer budgets (issue 14) and the tokens-saved statistic, exactly as
+// gpt-tokenizer counts but over a compact table (bpe-ranks.ts, bpe-count.ts): gpt-tokenizer's own
+// o200k_base module builds ~200k strings and Map entries, 45-50 MiB of RSS and 400-500 ms
+// (issue 28 item 5). The ranks and the split regex still come from the installed gpt-tokenizer,
+// read on first use only, so no command that never counts pays for them.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { BpeCounter } from './bpe-count.js';
+import { readRankTable } from './bpe-ranks.js';
 
 /** Encodings a budget can be counted in; o200k_base is GPT-4o's and later models'. */
 export const ENCODINGS = ['o200k_base', 'cl100k_base'] as const;
@@ -12,34 +17,43 @@ export interface Tokenizer {
   readonly encoding: Encoding;
   /** Tokens in `text`. */
   count(text: string): number;
-  /** The count when it is at most `limit`, else false; stops encoding once past the limit. */
+  /** The count when it is at most `limit`, else false; stops counting once past the limit. */
   within(text: string, limit: number): number | false;
 }
 
-// A type-only import: erased at build, so it loads nothing.
-type Api = typeof O200k;
-
-// Literal specifiers, so the package's exports map resolves them and nothing else is loaded.
-const LOADERS: Record<Encoding, () => Promise<Api>> = {
-  o200k_base: () => import('gpt-tokenizer/encoding/o200k_base'),
-  cl100k_base: () => import('gpt-tokenizer/encoding/cl100k_base'),
-};
-
 // Tool text is untrusted: a description holding "<|endoftext|>" is counted as the plain text it
-// is (as a model's API reads it), not refused, which is gpt-tokenizer's default.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+// is (as a model's API reads it), not refused and not as one special token.
+async function splitRegex(encoding: Encoding): Promise<RegExp> {
+  const constants = await import('gpt-tokenizer/encodingParams/constants');
+  return encoding === 'o200k_base' ? constants.O200K_TOKEN_SPLIT_REGEX : constants.CL100K_TOKEN_SPLIT_REGEX;
+}
+
+/** The installed gpt-tokenizer's rank file for `encoding`. */
+export function rankFilePath(encoding: Encoding): string {
+  const pkg = createRequire(import.meta.url).resolve('gpt-tokenizer/package.json');
+  return join(dirname(pkg), 'esm', 'bpeRanks', `${encoding}.js`);
+}
+
+async function buildTokenizer(encoding: Encoding): Promise<Tokenizer> {
+  const split = await splitRegex(encoding);
+  const counter = new BpeCounter(readRankTable(rankFilePath(encoding)), split);
+  return {
+    encoding,
+    count: (text) => counter.count(text),
+    within: (text, limit) => {
+      const n = counter.count(text, limit);
+      return n > limit ? false : n;
+    },
+  };
+}
 
 const loaded = new Map<Encoding, Promise<Tokenizer>>();
 
-/** Loads an encoding once per process (the first call pays the import). */
+/** Loads an encoding once per process (the first call reads its ranks). */
 export function loadTokenizer(encoding: Encoding = 'o200k_base'): Promise<Tokenizer> {
   let tokenizer = loaded.get(encoding);
   if (!tokenizer) {
-    tokenizer = LOADERS[encoding]().then((api) => ({
-      encoding,
-      count: (text) => api.countTokens(text, PLAIN_TEXT),
-      within: (text, limit) => api.isWithinTokenLimit(text, limit, PLAIN_TEXT),
-    }));
+    tokenizer = buildTokenizer(encoding);
     // A failed load (a broken install) is retried by the next call rather than cached.
     tokenizer.catch(() => loaded.delete(encoding));
     loaded.set(encoding, tokenizer);
