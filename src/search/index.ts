@@ -61,15 +61,23 @@ export {
 } from './text/freedict.js';
 export {
   createEdictTranslator,
-  EDICT_FILE,
   EDICT_TRANSLATOR,
-  findEdict,
+  entriesOfIndex,
   lazyEdictTranslator,
-  parseEdictLine,
   withJapanese,
   wordOf,
-  type EdictEntry,
 } from './text/edict.js';
+export { isWrittenAs, parseEdictLine, type EdictEntries, type EdictEntry } from './text/edict-entry.js';
+export {
+  EDICT_FILE,
+  EDICT_RULE_VERSION,
+  edictGlossFilePath,
+  edictTable,
+  findEdict,
+  openEdictEntries,
+  openEdictGlossFile,
+  writeEdictGlossFile,
+} from './text/edict-file.js';
 export {
   dictionaryForms,
   JAPANESE_MAX_LENGTH,

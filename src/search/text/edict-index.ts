@@ -5,6 +5,8 @@
 export interface EdictIndex {
   /** The lines (decoded, without the newline) whose headword or reading is `word`, in file order. */
   lookup(word: string): string[];
+  /** Every key, decoded, in file order (a key of several lines as often). */
+  keys(): Iterable<string>;
 }
 
 const SPACE = 0x20;
@@ -104,6 +106,10 @@ export function indexEdict(file: Buffer): EdictIndex {
         const end = file.indexOf(NEWLINE, from);
         return decoder.decode(file.subarray(from, end < 0 ? file.length : end));
       });
+    },
+    *keys() {
+      for (let k = 0; k < keys; k++)
+        yield decoder.decode(file.subarray(keyStart[k], keyStart[k]! + keyLength[k]!));
     },
   };
 }

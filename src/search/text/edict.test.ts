@@ -8,6 +8,7 @@ import {
   dictionaryForms,
   EDICT_TRANSLATOR,
   encodeEucJp,
+  entriesOfIndex,
   findEdict,
   indexEdict,
   lazyEdictTranslator,
@@ -123,7 +124,7 @@ describe('dictionaryForms', () => {
 });
 
 describe('createEdictTranslator', () => {
-  const t = createEdictTranslator('test', INDEX);
+  const t = createEdictTranslator('test', entriesOfIndex(INDEX));
 
   it('glosses the content words of a text with kana', () => {
     expect(t.gloss('ノートを読み込む')).toBe('notebook laptop to load read in');

@@ -1,14 +1,14 @@
 // EDICT (Japanese to English, EDRDG licence: CC BY-SA 3.0) as a translator, read at run time from
 // Debian's `edict` package: none of its data is copied into this repository (docs/search.md,
 // "Other languages"). Runs of kana and kanji are split into the dictionary's own words (japanese.ts).
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { glossOfSenses } from './cedict.js';
+import { isWrittenAs, parseEdictLine, type EdictEntries, type EdictEntry } from './edict-entry.js';
+import { EDICT_FILE, findEdict, openEdictGlossFile } from './edict-file.js';
 import { indexEdict, type EdictIndex } from './edict-index.js';
+import { glossFileDir } from './gloss-file.js';
 import { dictionaryForms, segmentJapanese, type JapaneseWord } from './japanese.js';
 import { NO_TRANSLATOR, type Translator } from './translator.js';
-
-/** Where Debian's `edict` package installs the dictionary. */
-export const EDICT_FILE = '/usr/share/edict/edict';
 
 /**
  * Parts of speech of grammar, not content: particles, auxiliaries, the copula, conjunctions, and
@@ -25,64 +25,17 @@ const KANJI = /\p{Script=Han}/u;
 const HIRAGANA = /^\p{Script=Hiragana}+$/u;
 /** A run of Japanese writing: kanji, kana, the long-vowel mark and the iteration marks. */
 const JAPANESE_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ]+/gu;
-const TAG_GROUP = /^\(([^)]*)\)\s*/;
-
-/** One EDICT line: its headword, reading, tags and senses. */
-export interface EdictEntry {
-  headword: string;
-  /** The kana reading of a kanji headword; undefined for a kana headword. */
-  reading?: string;
-  /** The tags of the first sense: its parts of speech (`n`, `vs`, `prt`...) and others (`uk`, `comp`...). */
-  tags: string[];
-  /** Usually written in kana alone (`uk`), in its first sense. */
-  kana: boolean;
-  /** A common word (`(P)`). */
-  common: boolean;
-  /** The glosses of its computing senses (`(comp)`), in dictionary order, without their leading tags. */
-  computing: string[];
-  /** The glosses of the other senses, likewise. */
-  glosses: string[];
-}
-
-/** Parse `KANJI [KANA] /(pos) (1) gloss/gloss/(2) gloss/(P)/EntL1234X/` (or `KANA /.../`). */
-export function parseEdictLine(line: string): EdictEntry | undefined {
-  const slash = line.indexOf(' /');
-  if (slash < 0) return undefined;
-  const [headword = '', bracket] = line.slice(0, slash).split(' ');
-  const reading = bracket?.startsWith('[') ? bracket.slice(1, -1) : undefined;
-  const entry: EdictEntry = { headword, tags: [], kana: false, common: false, glosses: [], computing: [] };
-  if (reading) entry.reading = reading;
-  let computing = false; // a (comp) tag holds until the next numbered sense
-  for (const item of line.slice(slash + 2).split('/')) {
-    if (item === '(P)') entry.common = true;
-    if (!item || item === '(P)' || /^EntL\d/.test(item)) continue;
-    let text = item;
-    const tags: string[] = [];
-    for (let m = TAG_GROUP.exec(text); m; m = TAG_GROUP.exec(text)) {
-      tags.push(...m[1]!.split(','));
-      text = text.slice(m[0].length);
-    }
-    const first = entry.glosses.length === 0 && entry.computing.length === 0;
-    if (first) entry.tags = tags.filter((t) => !/^\d+$/.test(t));
-    if (first && tags.includes('uk')) entry.kana = true;
-    if (tags.includes('comp')) computing = true;
-    else if (tags.some((t) => /^\d+$/.test(t))) computing = false;
-    if (text) (computing ? entry.computing : entry.glosses).push(text);
-  }
-  return entry;
-}
 
 /**
- * The word written `surface`, from the entries found under it: a kanji form by its headword; a kana
- * form by its headword or by the reading of an entry usually written in kana (`uk`), so that the
- * kana of okurigana and particles do not read as rare kanji words; a hiragana form only if one of
- * them is common (P), so します is し + ます, not the rare しま + す. Grammar is read from the tags.
+ * The word written `surface`, from the entries found under it that it can be (`isWrittenAs`): a
+ * hiragana form only if one of them is common (P), so します is し + ます, not the rare しま + す.
+ * Grammar is read from the tags.
  * The gloss rule is CC-CEDICT's (`glossOfSenses`) over the glosses of the common entries first,
  * computing senses (`(comp)`) before the others: the catalog describes software.
  */
 export function wordOf(surface: string, entries: readonly EdictEntry[]): JapaneseWord | undefined {
   const kana = !KANJI.test(surface);
-  const usable = entries.filter((e) => e.headword === surface || (kana && e.kana && e.reading === surface));
+  const usable = entries.filter((e) => isWrittenAs(e, surface));
   if (usable.length === 0) return undefined;
   const grammar = usable.some(
     (e) => e.tags.some((p) => FUNCTION_POS.has(p)) || (kana && e.kana && e.tags.includes(LIGHT_VERB)),
@@ -94,14 +47,18 @@ export function wordOf(surface: string, entries: readonly EdictEntry[]): Japanes
   return { grammatical: false, gloss: glossOfSenses(glosses) };
 }
 
+/** The entries of an in-memory index: its lines under `word`, parsed. */
+export function entriesOfIndex(index: EdictIndex): EdictEntries {
+  return (word) => index.lookup(word).flatMap((line) => parseEdictLine(line) ?? []);
+}
+
 /**
  * A translator for texts with kana: each Japanese run is segmented (japanese.ts) and its content
  * words glossed; a verb stem before an ending (書き, 書い) is its verb (書く); characters that start
  * no word give nothing.
  */
-export function createEdictTranslator(id: string, index: EdictIndex): Translator {
+export function createEdictTranslator(id: string, entriesOf: EdictEntries): Translator {
   const cache = new Map<string, JapaneseWord | undefined>();
-  const entriesOf = (word: string) => index.lookup(word).flatMap((line) => parseEdictLine(line) ?? []);
   const lookup = (surface: string): JapaneseWord | undefined => {
     if (cache.has(surface)) return cache.get(surface);
     let word = wordOf(surface, entriesOf(surface));
@@ -131,21 +88,27 @@ function hasClass(entry: EdictEntry, verbClass: string): boolean {
   return entry.tags.some((t) => t === verbClass || t.startsWith(`${verbClass}-`));
 }
 
-/** The installed EDICT file and its date (from its header, else its size); undefined when absent. */
-export function findEdict(file: string = EDICT_FILE): { file: string; version: string } | undefined {
-  if (!existsSync(file)) return undefined;
-  const head = Buffer.alloc(512);
-  const fd = openSync(file, 'r');
-  const read = readSync(fd, head, 0, head.length, 0);
-  closeSync(fd);
-  const date = /Created: (\d{4}-\d{2}-\d{2})/.exec(head.toString('latin1', 0, read))?.[1];
-  return { file, version: date ?? `${statSync(file).size}b` };
+/**
+ * The entries of `file`: from its gloss file when `useGlossFiles` set a directory (docs/search.md:
+ * about 1 MiB and 20 ms once), else indexed in memory (0.13..0.34 s and 35 MB once, as before gloss
+ * files, and when the file cannot be written).
+ */
+function loadEdict(file: string): EdictEntries {
+  const dir = glossFileDir();
+  if (dir !== undefined) {
+    try {
+      const entries = openEdictGlossFile(dir, file);
+      if (entries) return entries;
+    } catch {
+      // an unwritable cache dir: indexed in memory, as before
+    }
+  }
+  return entriesOfIndex(indexEdict(readFileSync(file)));
 }
 
 /**
- * The EDICT translator, indexed on the first text with kana (docs/search.md: 0.13..0.34 s and
- * 35 MB once); texts without kana never pay for it. Without the file, or if it fails to load, it
- * glosses nothing and its id is 'none'.
+ * The EDICT translator, loaded on the first text with kana (loadEdict); texts without kana never
+ * pay for it. Without the file, or if it fails to load, it glosses nothing and its id is 'none'.
  */
 export function lazyEdictTranslator(file: string = EDICT_FILE): Translator {
   let inner: Translator | undefined;
@@ -160,9 +123,7 @@ export function lazyEdictTranslator(file: string = EDICT_FILE): Translator {
         if (!KANA.test(text)) return '';
         try {
           inner =
-            this.id === NO_TRANSLATOR.id
-              ? NO_TRANSLATOR
-              : createEdictTranslator(this.id, indexEdict(readFileSync(file)));
+            this.id === NO_TRANSLATOR.id ? NO_TRANSLATOR : createEdictTranslator(this.id, loadEdict(file));
         } catch {
           inner = NO_TRANSLATOR;
         }

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCedict } from './cedict.js';
 import { openDictd, parseFreedictGlosses, type DictdDictionary } from './dictd.js';
-import { findEdict } from './edict.js';
+import { findEdict } from './edict-file.js';
 import { STOP_WORDS } from './stopwords.js';
 import { NO_TRANSLATOR, type Translator } from './translator.js';
 
