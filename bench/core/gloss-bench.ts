@@ -1,8 +1,8 @@
 // (d) The first non-English queries of a `carte serve` holding a catalog (issue 29 item 2): after
-// the first search answer (English, which builds or reads the index), a Chinese, a Spanish and a
-// German query, each timed from request to answer, and the process's RSS after each (/proc, Linux
-// only). Gloss files (the default) against CARTE_GLOSS_FILES=off, CC-CEDICT parsed in memory as
-// before them, in the same run.
+// the first search answer (English, which builds or reads the index), a Chinese, a Japanese, a
+// Spanish and a German query, each timed from request to answer, and the process's RSS after each
+// (/proc, Linux only). Gloss files (the default) against CARTE_GLOSS_FILES=off, CC-CEDICT parsed
+// and EDICT indexed in memory as before them, in the same run.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { table } from './report.js';
 /** The queries, in this order: "read the contents of a file" in each language. */
 export const GLOSS_QUERIES = [
   ['Chinese', '读取文件的内容'],
+  ['Japanese', 'ファイルの内容を読み込む'],
   ['Spanish', 'leer el contenido de un archivo'],
   ['German', 'den Inhalt einer Datei lesen'],
 ] as const;
@@ -110,21 +111,23 @@ export interface GlossBench {
 }
 
 /**
- * Both ways, interleaved, `runs` times; before the first run with gloss files, the data dir's
- * `dictionaries/` is removed, so that run's first search includes building them (once per
- * dictionary version), reported apart.
+ * Both ways, interleaved, `runs` times, with the cache dir (CARTE_CACHE_DIR) in the data dir, not
+ * the user's; before the first run with gloss files, its `dictionaries/` is removed, so that run's
+ * first search includes building them (once per dictionary version), reported apart.
  */
 export async function benchGloss(
   target: { label: string; args: readonly string[]; cwd: string; dataDir: string },
   runs: number,
 ): Promise<{ benches: GlossBench[]; firstStart: GlossRun }> {
-  rmSync(join(target.dataDir, 'dictionaries'), { recursive: true, force: true });
-  const firstStart = await glossOnce(target.args, target.cwd, {});
+  const cache = join(target.dataDir, 'cache');
+  rmSync(join(cache, 'dictionaries'), { recursive: true, force: true });
+  const env = { CARTE_CACHE_DIR: cache };
+  const firstStart = await glossOnce(target.args, target.cwd, env);
   const files: GlossRun[] = [];
   const memory: GlossRun[] = [];
   for (let i = 0; i < runs; i++) {
-    memory.push(await glossOnce(target.args, target.cwd, { CARTE_GLOSS_FILES: 'off' }));
-    files.push(await glossOnce(target.args, target.cwd, {}));
+    memory.push(await glossOnce(target.args, target.cwd, { ...env, CARTE_GLOSS_FILES: 'off' }));
+    files.push(await glossOnce(target.args, target.cwd, env));
   }
   return {
     benches: [
@@ -144,7 +147,7 @@ export function glossTable(benches: readonly GlossBench[]): string {
       'first search ms',
       ...GLOSS_QUERIES.map(([lang]) => `then ${lang} ms`),
       'RSS after first search MiB',
-      'after all three MiB',
+      `after all ${GLOSS_QUERIES.length} MiB`,
       'added MiB',
       `${SETTLE_MS / 1000} s later MiB`,
       'peak MiB (max)',
@@ -172,7 +175,8 @@ export function glossTable(benches: readonly GlossBench[]): string {
 export function glossFirstStartLine(run: GlossRun): string {
   return (
     `First start without \`dictionaries/\` (gloss files built in a child process once per dictionary ` +
-    `version): first search ${ms(run.firstSearchMs)} ms, then Chinese ${ms(run.queryMs[0]!)} ms; ` +
+    `version): first search ${ms(run.firstSearchMs)} ms, then Chinese ${ms(run.queryMs[0]!)} ms, ` +
+    `Japanese ${ms(run.queryMs[1]!)} ms; ` +
     `RSS ${run.rssMiB.map((r) => r.toFixed(0)).join(' → ')} MiB, peak ${run.peakMiB.toFixed(0)} MiB.`
   );
 }
