@@ -186,12 +186,16 @@ export interface FreedictOptions {
   spanish?: ExtraWordList | false;
 }
 
-/** Apertium's word list from its gloss file, when a directory is set and the package is installed. */
-function apertiumDefault(): ExtraWordList | false {
+/**
+ * Apertium's word list from its gloss file, when a directory is set and the package is installed
+ * (`installed`: looked up once per translator, as FreeDict's files are).
+ */
+function apertiumDefault(installed: () => boolean): ExtraWordList | false {
   const dir = glossFileDir();
-  if (dir === undefined || !findApertium()) return false;
-  return { id: 'apertium(spa)', open: () => openApertiumLookup(dir) };
+  if (dir === undefined || !installed()) return false;
+  return { id: APERTIUM_ID, open: () => openApertiumLookup(dir) };
 }
+const APERTIUM_ID = 'apertium(spa)';
 
 /** Both lists' entries for a word: `first`'s, then `second`'s. */
 function mergeLookups(
@@ -212,7 +216,9 @@ export function lazyFreedictTranslator(dir: string = DICTD_DIR, options: Freedic
   let found: Partial<Record<FreedictLanguage, string>> | undefined;
   let inner: Translator | undefined;
   const bases = (): Partial<Record<FreedictLanguage, string>> => (found ??= findFreedict(dir));
-  const spanish = (): ExtraWordList | false => options.spanish ?? apertiumDefault();
+  let installed: boolean | undefined;
+  const apertium = (): boolean => (installed ??= findApertium() !== undefined);
+  const spanish = (): ExtraWordList | false => options.spanish ?? apertiumDefault(apertium);
   const languages = (): FreedictLanguage[] =>
     FREEDICT_LANGUAGES.filter((l) => bases()[l] || (l === 'spa' && spanish()));
   const id = (): string => {
