@@ -10,6 +10,7 @@ import { decisionTable, jsonReport, markdownTable } from './report.js';
 import { loadSets } from './sets.js';
 import { ABLATION_SYSTEMS, MAIN_SYSTEMS } from './systems.js';
 import { useGlossFiles } from '../../src/search/index.js';
+import { runNodeJobSync } from '../../src/upstream/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -21,7 +22,8 @@ function flag(name: string): string | undefined {
 async function main(): Promise<void> {
   const dir = requireBenchDir(resolve(root, flag('data') ?? '../shared/bench'));
   const glossFiles = flag('gloss-files');
-  if (glossFiles) useGlossFiles(resolve(glossFiles));
+  // Apertium's gloss file is built only in a child process (lt-print; run `npm run build` first).
+  if (glossFiles) useGlossFiles(resolve(glossFiles), { runSync: runNodeJobSync });
   const pick = (list: string | undefined) => (list ? list.split(',') : undefined);
   const systemNames = pick(flag('systems'));
   const setNames = pick(flag('sets'));

@@ -7,6 +7,7 @@ import {
   combineTranslators,
   EDICT_TRANSLATOR,
   FREEDICT_TRANSLATOR,
+  lazyFreedictTranslator,
   withJapanese,
   createUseLiteEmbedder,
   NO_TRANSLATOR,
@@ -67,6 +68,13 @@ export const ABLATION_SYSTEMS: System[] = [
   lexical('lexical -stop words', { stopWords: false }),
   lexical('lexical -translator', { translator: NO_TRANSLATOR }),
   lexical('lexical -freedict', { translator: withJapanese(CEDICT_TRANSLATOR, EDICT_TRANSLATOR) }),
+  // FreeDict alone for Spanish (Apertium's list is read only from its gloss file: --gloss-files).
+  lexical('lexical -apertium', {
+    translator: combineTranslators(
+      withJapanese(CEDICT_TRANSLATOR, EDICT_TRANSLATOR),
+      lazyFreedictTranslator(undefined, { spanish: false }),
+    ),
+  }),
   lexical('lexical -edict', { translator: combineTranslators(CEDICT_TRANSLATOR, FREEDICT_TRANSLATOR) }),
   // Kanji of texts with kana through both dictionaries, not EDICT alone (docs/search.md).
   lexical('lexical edict+cedict', {

@@ -57,8 +57,17 @@ export {
   glossWord,
   lazyFreedictTranslator,
   type FreedictLanguage,
+  type ExtraWordList,
+  type FreedictOptions,
   type InstalledDictionaries,
 } from './text/freedict.js';
+export {
+  apertiumEntries,
+  apertiumTable,
+  findApertium,
+  transducerPaths,
+  writeApertiumGlossFile,
+} from './text/apertium.js';
 export {
   createEdictTranslator,
   EDICT_TRANSLATOR,

