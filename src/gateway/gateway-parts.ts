@@ -4,7 +4,8 @@
 import { backfillCategories, RECORD_DEFAULTS } from '../catalog/index.js';
 import type { CompiledRules } from '../policy/index.js';
 import type { Store } from '../store/index.js';
-import type { Logger } from '../upstream/index.js';
+import { prepareGlossFiles, useGlossFiles } from '../search/index.js';
+import { runNodeJob, runNodeJobSync, type Logger } from '../upstream/index.js';
 import { implicitDefault, DEFAULT_PROJECT, type GatewayProject } from './access/projects.js';
 import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './calls/lifecycle.js';
 import { serverDescriptions } from './calls/lookups.js';
@@ -67,6 +68,8 @@ export function gatewayParts(
   changed: () => Promise<void>,
 ): GatewayParts {
   const { store, logger } = options;
+  // Process-wide, as the translator of RANKER_DEFAULTS is.
+  if (options.glossFiles !== undefined) useGlossFiles(options.glossFiles, { runSync: runNodeJobSync });
   const mirror = new CatalogMirror(store);
   const projects = options.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]);
   const policies = new Policies({ mirror, servers, externalChange: changed }, options.rules, projects);
@@ -143,4 +146,23 @@ export async function refreshAfterChange(
   p.hotList.invalidate();
   p.view.invalidate();
   p.searches.catalogChanged();
+}
+
+/** Stops what the parts started: the mirror's re-reads, sessions, searches, upstreams, audit writes. */
+export async function closeParts(
+  p: Pick<GatewayParts, 'mirror' | 'sessions' | 'searches' | 'upstreams' | 'audit'>,
+): Promise<void> {
+  p.mirror.close();
+  await p.sessions.close();
+  await p.searches.close();
+  await p.upstreams.close();
+  await p.audit.settle();
+}
+
+/**
+ * Once per dictionary version and user: the gloss files, built in a child process (docs/search.md,
+ * "Memory and first-query time"); a search never waits for them.
+ */
+export function prepareDictionaries(logger: Logger): Promise<void> {
+  return prepareGlossFiles({ warn: (m) => logger.warn(m), run: runNodeJob });
 }

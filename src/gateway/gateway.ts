@@ -11,8 +11,6 @@ import type { CatalogMirror } from './shared/catalog-mirror.js';
 import type { PassthroughCalls } from './calls/passthrough-calls.js';
 import type { CatalogView } from './find/catalog-view.js';
 import type { SearchStatus } from './shared/search-options.js';
-import { prepareGlossFiles, useGlossFiles } from '../search/index.js';
-import { runNodeJob, runNodeJobSync } from '../upstream/index.js';
 import type { ProjectSearchStatus, SearchStrategies } from './find/search-strategies.js';
 import type { CallerContext } from './access/context.js';
 import type {
@@ -29,7 +27,6 @@ import type {
 import type { Upstreams } from './calls/upstreams.js';
 import type { SearchRequest } from './find/search-plan.js';
 import type { GatewaySearch } from './find/gateway-search.js';
-import type { ToolRows } from './calls/tool-rows.js';
 export type { SearchRequest } from './find/search-plan.js';
 import { applyReload, type ReloadPolicy, type ReloadReport } from './calls/reload.js';
 import { lookupServer, lookupTool, serverSummary } from './calls/lookups.js';
@@ -41,9 +38,11 @@ import { requireScope } from './access/scopes.js';
 import { toolDetail } from './menu/detail.js';
 import { filedDetail, type FiledToolDetail } from './menu/filed-detail.js';
 import { catalogDigest, type CatalogDigest } from './menu/digest.js';
-import type { SessionLedger, SessionReport } from './menu/sessions.js';
+import type { SessionReport } from './menu/sessions.js';
 import {
+  closeParts,
   gatewayParts,
+  prepareDictionaries,
   refreshAfterChange,
   startCatalog,
   type GatewayOptions,
@@ -72,9 +71,7 @@ export class Gateway {
   private readonly passthrough: PassthroughCalls;
   private readonly hotList: HotList;
   readonly audit: AuditLog;
-  private readonly sessions: SessionLedger;
   private readonly search: GatewaySearch;
-  private readonly rows: ToolRows;
   private readonly digests = new WeakMap<VisibilityPolicy, CatalogDigest>();
   private readonly mirror: CatalogMirror;
   private unsubscribe: () => void = () => undefined;
@@ -82,8 +79,6 @@ export class Gateway {
 
   private constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
-    // Process-wide, as the translator of RANKER_DEFAULTS is.
-    if (options.glossFiles !== undefined) useGlossFiles(options.glossFiles, { runSync: runNodeJobSync });
     const p = gatewayParts(
       options,
       () => this.servers,
@@ -93,14 +88,12 @@ export class Gateway {
     this.mirror = p.mirror;
     this.policies = p.policies;
     this.audit = p.audit;
-    this.sessions = p.sessions;
     this.hotList = p.hotList;
     this.upstreams = p.upstreams;
     this.view = p.view;
     this.passthrough = p.passthrough;
     this.searches = p.searches;
     this.search = p.search;
-    this.rows = p.rows;
   }
 
   private async start(): Promise<void> {
@@ -197,11 +190,8 @@ export class Gateway {
   async prepareSearches(ctx: CallerContext): Promise<{ top: SearchStatus; projects: ProjectSearchStatus[] }> {
     requireScope(ctx, 'admin', "preparing every project's search");
     await this.view.prepare();
-    // Once per dictionary version and data dir: the gloss files, built in a child process
-    // (docs/search.md, "Memory and first-query time"); a search never waits for them.
-    const glossFiles = prepareGlossFiles({ warn: (m) => this.options.logger.warn(m), run: runNodeJob });
     const [, statuses] = await Promise.all([
-      glossFiles,
+      prepareDictionaries(this.options.logger),
       this.searches.prepareAll(this.policies.projectIds()),
     ]);
     return statuses;
@@ -257,7 +247,7 @@ export class Gateway {
     requireScope(ctx, 'search', 'listing tools');
     await this.policies.noticeExternalChange();
     const policy = this.policies.forCaller(ctx);
-    const rows = await Promise.all(keys.filter((k) => policy.isListed(k)).map((k) => this.rows.get(k)));
+    const rows = await Promise.all(keys.filter((k) => policy.isListed(k)).map((k) => this.parts.rows.get(k)));
     return rows.flatMap((t) => (t ? [toolDetail(t, 'success')] : []));
   }
 
@@ -279,7 +269,7 @@ export class Gateway {
 
   /** A downstream session ended: record its tokens against the full listing's (`carte stats`). */
   endSession(ctx: CallerContext, report: SessionReport): void {
-    this.sessions.end(this.policies.forCaller(ctx), report, ctx.projectId);
+    this.parts.sessions.end(this.policies.forCaller(ctx), report, ctx.projectId);
   }
 
   /** Every tool of the caller's project with its verdict, hidden ones too: for the operator (`carte tools`). */
@@ -383,16 +373,12 @@ export class Gateway {
 
   async close(): Promise<void> {
     this.unsubscribe();
-    this.mirror.close();
-    await this.sessions.close();
-    await this.searches.close();
-    await this.upstreams.close();
-    await this.audit.settle();
+    await closeParts(this.parts);
   }
 
   /** A tool the caller may see; another project's or a hidden one answers exactly like an unknown key. */
   private tool(ctx: CallerContext, key: string, policy = this.policies.forCaller(ctx)): Promise<ToolRow> {
-    const from = { servers: () => this.policies.servers(ctx), policy, rows: this.rows };
+    const from = { servers: () => this.policies.servers(ctx), policy, rows: this.parts.rows };
     return lookupTool(this.options.store, from, key);
   }
 
