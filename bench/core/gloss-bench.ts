@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVE_NODE_FLAGS } from '../../src/cli/shared/snippet.js';
 import { memoryOf } from '../load/proc-info.js';
 import { BIN, cleanEnv } from './paths.js';
 import { median, ms } from './stats.js';
@@ -43,7 +44,7 @@ const search = (id: number, query: string) =>
 function glossOnce(args: readonly string[], cwd: string, env: Record<string, string>): Promise<GlossRun> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+    const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, BIN, 'serve', ...args], {
       cwd,
       env: cleanEnv(env),
       stdio: 'pipe',

@@ -3,8 +3,10 @@
 // loads the tokenizer), over raw JSON-RPC on stdio, and the process's memory (VmRSS and its peak
 // VmHWM from /proc, Linux only) right after that answer and again once it settles, SETTLE_MS later:
 // the tokens-saved meter loads the tokenizer and counts off the request path, after the answer
-// (issue 28: < 150 MiB with the 7k-tool catalog).
+// (issue 28: < 150 MiB with the 7k-tool catalog). Node gets the flags every launch line Carte writes
+// gives it (SERVE_NODE_FLAGS), so the figure is the one a client's entry shows.
 import { spawn } from 'node:child_process';
+import { SERVE_NODE_FLAGS } from '../../src/cli/shared/snippet.js';
 import { memoryOf } from '../load/proc-info.js';
 import { BIN, cleanEnv } from './paths.js';
 import { median, ms } from './stats.js';
@@ -46,7 +48,11 @@ function settledOf(pid: number): { settledMiB: number; peakMiB: number } {
 export function serveOnce(args: readonly string[], cwd: string, timeoutMs = 60_000): Promise<ServeRun> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd, env: cleanEnv(), stdio: 'pipe' });
+    const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, BIN, 'serve', ...args], {
+      cwd,
+      env: cleanEnv(),
+      stdio: 'pipe',
+    });
     const times = new Map<number, number>();
     let memory: { rssMiB: number; peakMiB: number; settledMiB?: number } | undefined;
     let buffer = '';

@@ -105,7 +105,7 @@ describe.each(Object.keys(CLIENTS))('carte install --client %s', (client) => {
     );
     expect(readFileSync(home.userConfig, 'utf8')).toContain(`# from ${home.file(client)}\n  everything:\n`);
     const entry = carteEntry(home, client);
-    expect(entry.args).toEqual([BIN, 'serve']); // the user config and data dir are found on their own
+    expect(entry.args).toEqual(['--max-semi-space-size=4', BIN, 'serve']); // the user config and data dir are found on their own
 
     const mcp = new Client({ name: client, version: '0' });
     await mcp.connect(new StdioClientTransport({ ...entry, env: home.env, cwd: home.dir, stderr: 'pipe' }));

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { clientSnippet, type SnippetInput } from './snippet.js';
+import { clientSnippet, SERVE_NODE_FLAGS, type SnippetInput } from './snippet.js';
 
 const base: SnippetInput = {
   execPath: '/usr/bin/node',
@@ -42,7 +43,15 @@ describe('clientSnippet', () => {
     const s = clientSnippet({ ...base, ...input });
     expect(s.mcpServers.carte).toEqual({
       command: '/usr/bin/node',
-      args: ['/app/bin/carte.js', 'serve', ...extra],
+      args: ['--max-semi-space-size=4', '/app/bin/carte.js', 'serve', ...extra],
     });
+  });
+});
+
+describe('SERVE_NODE_FLAGS', () => {
+  it('are accepted by this node, which refuses a flag it does not know', () => {
+    const r = spawnSync(process.execPath, [...SERVE_NODE_FLAGS, '-e', '0'], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
   });
 });

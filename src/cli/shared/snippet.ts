@@ -1,6 +1,15 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { ConfigSource } from '../../config/index.js';
 
+/**
+ * Node flags for every command line that starts a server (the client snippet, `carte install`'s
+ * entry, `npm start`, the systemd unit in docs/operations.md). V8 sizes its young generation when
+ * the process starts, so `v8.setFlagsFromString` cannot do it later; capped at 4 MiB per
+ * semi-space, a `carte serve` on the 7k-tool catalog rests at 133 MiB instead of 152, at no
+ * measured CPU cost (docs/benchmarks.md, "Memory at scale").
+ */
+export const SERVE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+
 /** What the client snippet must carry so the client's `carte serve` opens this same catalog. */
 export interface SnippetInput {
   /** Node and the CLI entry the client should run. */
@@ -28,7 +37,7 @@ export function clientSnippet(input: SnippetInput): {
   mcpServers: { carte: { command: string; args: string[] } };
 } {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(input.cwd, p));
-  const args = [input.bin, 'serve'];
+  const args = [...SERVE_NODE_FLAGS, input.bin, 'serve'];
   const found = input.configSource === 'user' && abs(input.configPath) === abs(input.defaultUserConfig);
   if (input.configSource !== 'demo' && !found) args.push('--config', abs(input.configPath));
   if (abs(input.dataDir) !== abs(input.defaultDataDir)) args.push('--data-dir', abs(input.dataDir));
