@@ -45,10 +45,15 @@ function settledOf(pid: number): { settledMiB: number; peakMiB: number } {
 }
 
 /** One `carte serve` process: writes the handshake at once, times the answers, then closes stdin. */
-export function serveOnce(args: readonly string[], cwd: string, timeoutMs = 60_000): Promise<ServeRun> {
+export function serveOnce(
+  args: readonly string[],
+  cwd: string,
+  nodeFlags: readonly string[] = SERVE_NODE_FLAGS,
+  timeoutMs = 60_000,
+): Promise<ServeRun> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, BIN, 'serve', ...args], {
+    const child = spawn(process.execPath, [...nodeFlags, BIN, 'serve', ...args], {
       cwd,
       env: cleanEnv(),
       stdio: 'pipe',
@@ -114,10 +119,33 @@ export async function benchServe(
   args: readonly string[],
   cwd: string,
   runs: number,
+  nodeFlags: readonly string[] = SERVE_NODE_FLAGS,
 ): Promise<ServeBench> {
   const list: ServeRun[] = [];
-  for (let i = 0; i < runs; i++) list.push(await serveOnce(args, cwd));
+  for (let i = 0; i < runs; i++) list.push(await serveOnce(args, cwd, nodeFlags));
   return { label, runs: list };
+}
+
+/**
+ * The same catalog with SERVE_NODE_FLAGS and with node's defaults, one run of each in turn, so the
+ * flags' effect is measured in one run on a noisy machine.
+ */
+export async function benchServeFlags(
+  label: string,
+  args: readonly string[],
+  cwd: string,
+  runs: number,
+): Promise<[ServeBench, ServeBench]> {
+  const flagged: ServeRun[] = [];
+  const bare: ServeRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    flagged.push(await serveOnce(args, cwd));
+    bare.push(await serveOnce(args, cwd, []));
+  }
+  return [
+    { label: `${label}, \`${SERVE_NODE_FLAGS.join(' ')}\` (as launched)`, runs: flagged },
+    { label: `${label}, node's defaults (baseline)`, runs: bare },
+  ];
 }
 
 export function serveTable(benches: readonly ServeBench[]): string {
