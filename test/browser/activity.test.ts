@@ -144,6 +144,13 @@ describe.skipIf(!hasChromium)('the activity and tokens views in Chromium', () =>
       await p.goto(`${carte.url}/#/tokens`);
       await ready(p);
       expect(await p.locator('nav a[data-view="tokens"]').isVisible()).toBe(true);
+      // The form's controls line up: one height, and on one row one bottom edge.
+      const boxes = await Promise.all(
+        ['Name', 'Scope', 'Expires in days'].map(async (label) => (await p.getByLabel(label).boundingBox())!),
+      );
+      for (const b of boxes) expect(Math.abs(b.height - boxes[0]!.height)).toBeLessThan(1);
+      for (const b of boxes.filter((b) => Math.abs(b.y - boxes[0]!.y) < b.height))
+        expect(Math.abs(b.y + b.height - (boxes[0]!.y + boxes[0]!.height))).toBeLessThan(1);
       await p.getByLabel('Name').fill(`browser ${name}`);
       await p.getByLabel('Scope').selectOption('call');
       await p.getByRole('button', { name: 'Create' }).click();
