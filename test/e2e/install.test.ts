@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -143,6 +144,41 @@ describe('carte install, the edges a person meets', () => {
     expect(readFileSync(home.file('cursor'), 'utf8')).toBe(once);
     const servers = await carte(home, ['servers']);
     expect(servers.stdout).toContain(`config: ${home.userConfig} (the user config)\n`);
+  });
+
+  it('rewrites an entry an older Carte wrote only on --refresh, and uninstall still restores byte for byte', async () => {
+    const home = fakeHome('cursor');
+    await carte(home, ['install', '--client', 'cursor']);
+    // As an older Carte wrote it: no node flags. Its install record matched that text.
+    const fresh = readFileSync(home.file('cursor'), 'utf8');
+    const old = fresh.replace(/\n\s*"--max-semi-space-size=4",/, '');
+    expect(old).not.toBe(fresh);
+    writeFileSync(home.file('cursor'), old);
+    const recordPath = join(home.dir, '.local', 'share', 'carte', 'installs', 'cursor.json');
+    const record = JSON.parse(readFileSync(recordPath, 'utf8')) as Record<string, unknown>;
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+    writeFileSync(recordPath, JSON.stringify({ ...record, installedDigest: sha(old) }));
+
+    const stale = await carte(home, ['install', '--client', 'cursor']);
+    expect(stale.code).toBe(0);
+    expect(stale.stdout).toContain(
+      `Cursor already goes through Carte, but its "carte" entry in ${home.file('cursor')} starts it otherwise:\n`,
+    );
+    expect(stale.stdout).toContain(
+      `  this Carte: ${JSON.stringify(process.execPath)} "--max-semi-space-size=4" ${JSON.stringify(BIN)} "serve"\n`,
+    );
+    expect(readFileSync(home.file('cursor'), 'utf8')).toBe(old);
+    const dry = await carte(home, ['install', '--client', 'cursor', '--refresh', '--dry-run']);
+    expect(dry.stdout).toContain('+       "--max-semi-space-size=4",');
+    expect(readFileSync(home.file('cursor'), 'utf8')).toBe(old);
+
+    const r = await carte(home, ['install', '--client', 'cursor', '--refresh']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`rewrote the "carte" entry in ${home.file('cursor')}; restart Cursor\n`);
+    expect(readFileSync(home.file('cursor'), 'utf8')).toBe(fresh);
+    const u = await carte(home, ['uninstall', '--client', 'cursor']);
+    expect(u.stdout).toContain('as it was before install (byte for byte)');
+    expect(readFileSync(home.file('cursor'), 'utf8')).toBe(CLIENTS.cursor!.text);
   });
 
   it('--dry-run prints the change and writes nothing', async () => {

@@ -28,6 +28,7 @@ import { stdioClient } from './serve.js';
 interface InstallFlags extends GlobalFlags {
   client?: string;
   dryRun?: boolean;
+  refresh?: boolean;
 }
 
 /** `carte install --client NAME [--dry-run]`: move a client's servers into Carte and point the client at Carte. */
@@ -36,6 +37,7 @@ export function registerInstall(cli: CAC): void {
     .command('install', "Move a client's MCP servers into Carte's config and give the client one carte entry")
     .option('--client <name>', 'claude-desktop, claude-code, cursor, vscode, windsurf or gemini-cli')
     .option('--dry-run', 'Print the change and write nothing')
+    .option('--refresh', 'Rewrite a carte entry that starts Carte otherwise (after Node or Carte moved)')
     .action((flags: InstallFlags) => {
       const spec = clientSpec(flags.client);
       const paths = installPaths(spec, flags);
@@ -49,9 +51,12 @@ export function registerInstall(cli: CAC): void {
         command: stdioClient({ path: paths.carte, source: paths.source, dataDir: paths.dataDir }).snippet
           .mcpServers.carte,
         load: { env: userPlace().env, dataDir: paths.dataDir },
+        refresh: flags.refresh === true,
       });
       if (plan.kind === 'already')
         return out(`${spec.name} already goes through Carte: ${plan.why}; nothing to do`);
+      if (plan.kind === 'stale') return printStale(spec, paths, plan);
+      if (plan.kind === 'refresh') return refreshEntry(spec, paths, clientText, plan, flags.dryRun === true);
       if (flags.dryRun) return printDryRun(spec, paths, plan);
       writeBackup(paths, clientText);
       // Literal secrets may have moved in: only this user may read the file then.
@@ -109,6 +114,51 @@ export function registerUninstall(cli: CAC): void {
       for (const k of plan.kept) out(`kept server "${k.id}" in ${carte.path}: ${k.why}`);
       out(`restart ${spec.name} to use its own servers again`);
     });
+}
+
+/** A carte entry that starts Carte otherwise: say how, and how to rewrite it; write nothing. */
+function printStale(
+  spec: ClientSpec,
+  paths: InstallPaths,
+  plan: Extract<InstallPlan, { kind: 'stale' }>,
+): void {
+  const line = (e: { command: unknown; args: unknown }) =>
+    [e.command, ...(Array.isArray(e.args) ? (e.args as unknown[]) : [])]
+      .map((p) => JSON.stringify(p))
+      .join(' ');
+  out(
+    `${spec.name} already goes through Carte, but its "carte" entry in ${paths.client} starts it otherwise:`,
+  );
+  out(`  the entry: ${line(plan.current)}`);
+  out(`  this Carte: ${line(plan.wanted)}`);
+  out(`nothing written; to rewrite the entry, run this again with --refresh (--dry-run shows the change)`);
+}
+
+/** Rewrites the carte entry alone; an install record that matched the file keeps matching it. */
+function refreshEntry(
+  spec: ClientSpec,
+  paths: InstallPaths,
+  clientText: string,
+  plan: Extract<InstallPlan, { kind: 'refresh' }>,
+  dryRun: boolean,
+): void {
+  if (dryRun) {
+    out(`dry run: nothing is written`);
+    out(`--- ${paths.client}`);
+    out(`+++ ${paths.client} (after --refresh)`);
+    for (const [prefix, entry] of [
+      ['-', plan.before],
+      ['+', plan.after],
+    ] as const)
+      for (const l of JSON.stringify({ carte: redact(entry) }, null, 2).split('\n')) out(`${prefix} ${l}`);
+    return;
+  }
+  const record = readOptional(paths.record) === undefined ? undefined : readRecord(spec, paths.record);
+  writeAtomically(paths.client, plan.clientText);
+  // Uninstall gives the backup back whole while the file is what install wrote: still so after this.
+  if (record && record.installedDigest === digest(clientText))
+    writeRecord(paths.record, { ...record, installedDigest: digest(plan.clientText) });
+  out(`rewrote the "carte" entry in ${paths.client}; restart ${spec.name}`);
 }
 
 function printInstalled(

@@ -96,6 +96,29 @@ describe('planInstall', () => {
     });
   });
 
+  it('calls a carte entry that starts Carte otherwise stale, and rewrites that entry alone on refresh', () => {
+    const text =
+      '{\n  // mine\n  "mcpServers": {\n    "x": {"command": "y"},\n    "carte": {"command": "/old/node", "args": ["/app/bin/carte.js", "serve"], "env": {"K": "v"}} // kept\n  },\n  "z": 1\n}\n';
+    const fresh = {
+      command: '/usr/bin/node',
+      args: ['--max-semi-space-size=4', '/app/bin/carte.js', 'serve'],
+    };
+    expect(planInstall(input({ clientText: text, command: fresh }))).toEqual({
+      kind: 'stale',
+      current: { command: '/old/node', args: ['/app/bin/carte.js', 'serve'] },
+      wanted: fresh,
+    });
+    const plan = planInstall(input({ clientText: text, command: fresh, refresh: true }));
+    if (plan.kind !== 'refresh') throw new Error(`expected a refresh, got ${plan.kind}`);
+    expect(plan.clientText).toBe(
+      '{\n  // mine\n  "mcpServers": {\n    "x": {"command": "y"},\n    "carte": {\n      "command": "/usr/bin/node",\n      "args": [\n        "--max-semi-space-size=4",\n        "/app/bin/carte.js",\n        "serve"\n      ],\n      "env": {\n        "K": "v"\n      }\n    } // kept\n  },\n  "z": 1\n}\n',
+    );
+    // Refreshed, it is what install writes: nothing more to do.
+    expect(planInstall(input({ clientText: plan.clientText, command: fresh, refresh: true })).kind).toBe(
+      'already',
+    );
+  });
+
   it('leaves a server Carte already has with the same definition, and refuses another naming both', () => {
     const same =
       'servers:\n  memory:\n    command: npx\n    args: ["-y", "@modelcontextprotocol/server-memory"]\n';

@@ -7,7 +7,7 @@ import { parseText } from '../parse/parse-text.js';
 import { isRecord, Problems } from '../problems/problems.js';
 import { carteEntry, type ClientSpec } from './client-table.js';
 import { importServers } from './import-servers.js';
-import { parseClientJson, setTopLevel } from './json-text.js';
+import { parseClientJson, setSectionMember, setTopLevel } from './json-text.js';
 
 /** The id of the entry `carte install` writes into a client's file. */
 export const CARTE_ENTRY_ID = 'carte';
@@ -22,10 +22,22 @@ export interface InstallInput {
   command: { command: string; args: string[] };
   /** The environment and data dir the new Carte config is checked with. */
   load: LoadOptions;
+  /** Rewrite a `carte` entry that starts Carte another way than `command` (`--refresh`). */
+  refresh?: boolean;
+}
+
+/** How a client starts Carte: the part of its entry install writes and `--refresh` rewrites. */
+export interface EntryCommand {
+  command: unknown;
+  args: unknown;
 }
 
 export type InstallPlan =
   | { kind: 'already'; why: string }
+  /** The client has a carte entry, but it starts Carte otherwise (another node, flags or paths). */
+  | { kind: 'stale'; current: EntryCommand; wanted: EntryCommand }
+  /** That entry rewritten: only its value changes in the client's file. */
+  | { kind: 'refresh'; clientText: string; before: Record<string, unknown>; after: Record<string, unknown> }
   | {
       kind: 'install';
       clientText: string;
@@ -55,8 +67,7 @@ export function planInstall(input: InstallInput): InstallPlan {
       'bad_config',
       `cannot read ${quote(clientPath, 200)}: its "${spec.section}" is not an object`,
     );
-  if (Object.hasOwn(written, CARTE_ENTRY_ID))
-    return { kind: 'already', why: `${clientPath} already has a "${CARTE_ENTRY_ID}" entry` };
+  if (Object.hasOwn(written, CARTE_ENTRY_ID)) return planExisting(input, written[CARTE_ENTRY_ID]);
   checkCarteFormat(input.carte);
   const imported = importServers(spec, clientPath, written);
   const merged = mergeServersIntoText(input.carte.path, input.carte.text, imported.incoming);
@@ -71,6 +82,29 @@ export function planInstall(input: InstallInput): InstallPlan {
     secrets: imported.secrets,
     warnings: imported.warnings,
     before: written,
+    after,
+  };
+}
+
+/**
+ * A client that has a carte entry already: nothing to do when it starts Carte as `command` does;
+ * else it is stale (Node moved, a flag was added since it was written), rewritten on `refresh`.
+ * The entry's other keys (env, a client's own settings) stay.
+ */
+function planExisting(input: InstallInput, existing: unknown): InstallPlan {
+  const { spec, clientPath } = input;
+  const wanted = carteEntry(spec, input.command);
+  const current: Record<string, unknown> = isRecord(existing) ? existing : {};
+  const same =
+    current.command === wanted.command && JSON.stringify(current.args) === JSON.stringify(wanted.args);
+  if (same) return { kind: 'already', why: `${clientPath} already has a "${CARTE_ENTRY_ID}" entry` };
+  const pick = (e: Record<string, unknown>): EntryCommand => ({ command: e.command, args: e.args });
+  if (!input.refresh) return { kind: 'stale', current: pick(current), wanted: pick(wanted) };
+  const after = { ...current, ...wanted };
+  return {
+    kind: 'refresh',
+    clientText: setSectionMember(input.clientText, spec.section, CARTE_ENTRY_ID, after),
+    before: current,
     after,
   };
 }

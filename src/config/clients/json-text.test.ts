@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseClientJson, setTopLevel } from './json-text.js';
+import { parseClientJson, setSectionMember, setTopLevel } from './json-text.js';
 
 const carte = { carte: { command: 'node', args: ['c.js'] } };
 
@@ -50,6 +50,33 @@ describe('setTopLevel', () => {
     expect(setTopLevel(text, 'mcpServers', {})).toBe(
       '{\n  "a": "}\\"{", /* } */ "b": [{"c": "]"}],\n  "mcpServers": {}\n}',
     );
+  });
+});
+
+describe('setSectionMember', () => {
+  it.each<[string, string, string]>([
+    [
+      'rewrites one server, indented like its key, and keeps its neighbours and comments',
+      '{\n  "mcpServers": {\n    // first\n    "a": {"command": "x"},\n    "carte": {"command": "old"} /* was */\n  }\n}\n',
+      '{\n  "mcpServers": {\n    // first\n    "a": {"command": "x"},\n    "carte": {\n      "command": "node",\n      "args": [\n        "c.js"\n      ]\n    } /* was */\n  }\n}\n',
+    ],
+    [
+      'tabs and CRLF line ends',
+      '{\r\n\t"servers": {\r\n\t\t"carte": {}\r\n\t}\r\n}\r\n',
+      '{\r\n\t"servers": {\r\n\t\t"carte": {\r\n\t\t\t"command": "node",\r\n\t\t\t"args": [\r\n\t\t\t\t"c.js"\r\n\t\t\t]\r\n\t\t}\r\n\t}\r\n}\r\n',
+    ],
+    [
+      'a file on one line stays on one line',
+      '{"mcpServers":{"a":1,"carte":{"command":"old"}},"x":2}',
+      '{"mcpServers":{"a":1,"carte":{"command":"node","args":["c.js"]}},"x":2}',
+    ],
+  ])('%s', (_, before, after) => {
+    const key = before.includes('"servers"') ? 'servers' : 'mcpServers';
+    expect(setSectionMember(before, key, 'carte', carte.carte)).toBe(after);
+  });
+
+  it('refuses a member that is not there, as a bug', () => {
+    expect(() => setSectionMember('{"mcpServers": {}}', 'mcpServers', 'carte', {})).toThrow(/internal error/);
   });
 });
 

@@ -53,6 +53,28 @@ export function setTopLevel(text: string, key: string, value: unknown): string {
   return `${text.slice(0, last.valueEnd)},${gap}${member}${text.slice(last.valueEnd)}`;
 }
 
+/**
+ * `text` with the member `key` of the top-level object `section` set to `value`; the member must
+ * exist (CarteError otherwise). Only that member's value is rewritten, indented like its key.
+ */
+export function setSectionMember(text: string, section: string, key: string, value: unknown): string {
+  const top = scanTopLevel(text);
+  const outer = top.members.find((m) => m.key === section);
+  const inner = outer && text[outer.valueStart] === '{' ? scanObject(text, outer.valueStart) : undefined;
+  const found = inner?.members.find((m) => m.key === key);
+  if (!found) throw new CarteError('internal', `internal error (a bug): no "${section}"."${key}" to set`);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const step = top.members[0] ? indentBefore(text, top.members[0].keyStart) : undefined;
+  const base = indentBefore(text, found.keyStart);
+  const rendered =
+    step === undefined || base === undefined
+      ? JSON.stringify(value)
+      : JSON.stringify(value, null, step)
+          .split('\n')
+          .join(eol + base);
+  return text.slice(0, found.valueStart) + rendered + text.slice(found.valueEnd);
+}
+
 /** The whitespace that starts the key's line, or undefined when the key does not start a line. */
 function indentBefore(text: string, at: number): string | undefined {
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
@@ -64,6 +86,13 @@ function indentBefore(text: string, at: number): string | undefined {
 function scanTopLevel(text: string): { members: Member[]; close: number } {
   const s = new Scanner(text);
   s.skip();
+  return scanObject(text, s.pos);
+}
+
+/** The members of the object whose `{` is at `start`, and the offset of its closing brace. */
+function scanObject(text: string, start: number): { members: Member[]; close: number } {
+  const s = new Scanner(text);
+  s.pos = start;
   s.expect('{');
   const members: Member[] = [];
   for (;;) {
