@@ -109,6 +109,14 @@ export {
   type TokenInfo,
 } from './access/tokens.js';
 export {
+  createProjectTokenAudited,
+  createTokenAudited,
+  revokeProjectTokenAudited,
+  revokeTokenAudited,
+  type RevokedToken,
+  type TokenSite,
+} from './token-admin.js';
+export {
   AuditLog,
   AUDIT_DEFAULTS,
   argsDigest,

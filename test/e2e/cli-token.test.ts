@@ -197,6 +197,44 @@ describe('carte token', () => {
     expect((await listJson()).at(-1)).toMatchObject({ project: 'default', scopes: ['admin'] });
   });
 
+  it('writes each create and revoke to the audit log, by the CLI, never with a secret', async () => {
+    const [ci, ops, admin] = await listJson();
+    const r = await carte(WITH_PROJECTS, 'audit', 'export');
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const described = (t: ListedToken) => {
+      const name = t.name === null ? '' : ` ${JSON.stringify(t.name)}`;
+      const expiry = t.expiresAt === null ? 'never' : t.expiresAt.replace(/\.\d{3}Z$/, 'Z');
+      return `${t.id}${name} in project "${t.project}": scopes ${t.scopes.join(', ')}; expires ${expiry}`;
+    };
+    const revokedAt = ci!.revokedAt!.replace(/\.\d{3}Z$/, 'Z');
+    // Refused attempts of the local operator (the typos above) are not recorded.
+    expect(rows.map((row) => [row.kind, row.project, row.tokenId, row.outcome, row.detail])).toEqual(
+      [
+        `token create ${described(ci!)}`,
+        `token create ${described(ops!)}`,
+        `token revoke ${described(ci!)}`,
+        `token revoke ${described(ci!)} (already revoked at ${revokedAt})`,
+        `token revoke ${described(ops!)}`,
+        `token create ${described(admin!)}`,
+      ].map((detail, i) => [
+        'admin',
+        [ci, ops, ci, ci, ops, admin][i]!.project,
+        null,
+        'ok',
+        `${detail}; by the CLI`,
+      ]),
+    );
+    const table = await carte(WITH_PROJECTS, 'audit');
+    expect(
+      table.stdout.split('\n').filter((l) => / admin +(web|ops|default) +- +- +ok /.test(l)),
+    ).toHaveLength(6);
+    expect(JSON.stringify(rows)).not.toMatch(/carte_[A-Za-z0-9_-]{8}/); // and no secret (the next test scans every output)
+  });
+
   it('never prints a secret or its hash, except the token once on create', async () => {
     const secret = secrets[0]!;
     for (const args of [['revoke', secret.slice(0, 20)], ['revoke', `${secret}x`], [secret]]) {

@@ -1,10 +1,10 @@
 import type { CAC } from 'cac';
 import { CarteError } from '../../errors.js';
 import {
-  createToken,
+  createTokenAudited,
   listTokens,
   projectsFromConfig,
-  revokeToken,
+  revokeTokenAudited,
   TOKEN_PREFIX,
   TOKEN_SCOPES,
   type TokenInfo,
@@ -86,8 +86,8 @@ async function create(app: App, flags: TokenFlags, expiresInMs: number | undefin
     );
   }
   const scopes = [flags.scope ?? 'search'].flat().flatMap((s) => String(s).split(','));
-  const created = await createToken(
-    app.store,
+  const created = await createTokenAudited(
+    tokenSite(app),
     {
       project: String(flags.project),
       scopes,
@@ -127,12 +127,17 @@ async function list(app: App, json: boolean): Promise<void> {
 }
 
 async function revoke(app: App, id: string): Promise<void> {
-  const { token, revoked } = await revokeToken(app.store, id, Date.now());
+  const { token, revoked } = await revokeTokenAudited(tokenSite(app), id, Date.now());
   out(
     revoked
       ? `revoked token ${token.id}`
       : `token ${token.id} was already revoked on ${formatTime(token.revokedAt ?? 0)}`,
   );
+}
+
+/** Making and revoking a token are audited as admin events by "the CLI" (docs/security.md, "Audit log"). */
+function tokenSite(app: App) {
+  return { store: app.store, audit: app.gateway.audit };
 }
 
 /** `carte token list --json` (field names are stable: docs/cli.md); times are ISO or null. */

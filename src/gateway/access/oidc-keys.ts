@@ -5,7 +5,10 @@
 // that worked. On top of it: a fetch that fails is not tried again for `cooldownMs` either (a
 // provider that is down is not asked on every request), and meanwhile the keys last fetched keep
 // working, but only until they are `maxStaleMs` old: past that, or with none fetched yet, no token
-// passes, and the refusal says why.
+// passes, and the refusal says why. While no key is trusted every token is refused anyway, so the
+// provider is asked sooner: at once by the first request after the keys went stale, then after
+// each failure every `retryMs` (not `cooldownMs`), so a provider back from an outage is seen within
+// seconds rather than a minute. Keys are also never used past `maxStaleMs` while the provider is up.
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwksCache, type JWSHeaderParameters } from 'jose';
 import type { FlattenedJWSInput, JSONWebKeySet, KeyObject, CryptoKey } from 'jose';
 
@@ -39,6 +42,8 @@ export interface ProviderKeyOptions {
   /** Absent: the jwks_uri of `${issuer}/.well-known/openid-configuration`. */
   jwksUrl?: string;
   cooldownMs: number;
+  /** While no key is trusted (none fetched, or all stale), a failed fetch is tried again after this long (at most cooldownMs). */
+  retryMs: number;
   maxAgeMs: number;
   /** Cached keys this long after their fetch are no longer used while the provider does not answer. */
   maxStaleMs: number;
@@ -70,7 +75,7 @@ export class ProviderKeys {
   /** The key a token's header names; jose's errors for an unknown or ambiguous `kid`, KeysUnavailable when none can be had. */
   readonly getKey = async (header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<Key> => {
     // Date.now, as jose's own cooldown and cache age are measured.
-    if (this.failure !== undefined && Date.now() - this.failure.at < this.o.cooldownMs)
+    if (this.failure !== undefined && this.waiting(this.failure.at, Date.now()))
       return this.cached(header, token, this.failure.reason);
     let remote: RemoteSet;
     try {
@@ -86,6 +91,18 @@ export class ProviderKeys {
       return this.cached(header, token, reason);
     }
   };
+
+  /** Whether a fetch that failed at `failedAt` is too recent to try again now. */
+  private waiting(failedAt: number, now: number): boolean {
+    const fetchedAt = this.fetched.uat;
+    const trustedUntil = fetchedAt === undefined ? -Infinity : fetchedAt + this.o.maxStaleMs;
+    // Cached keys still serve: no hurry, the provider is asked again after the cooldown.
+    if (now <= trustedUntil) return now - failedAt < this.o.cooldownMs;
+    // No key is trusted and every token is refused until a fetch works. The failure was while
+    // the keys still served: ask now. Otherwise retry sooner than the cooldown, not on every request.
+    if (failedAt <= trustedUntil) return false;
+    return now - failedAt < Math.min(this.o.retryMs, this.o.cooldownMs);
+  }
 
   /** The keys last fetched, while the provider does not answer. */
   private async cached(header: JWSHeaderParameters, token: FlattenedJWSInput, reason: string): Promise<Key> {
@@ -109,7 +126,8 @@ export class ProviderKeys {
     this.url ??= await discoverJwksUrl(this.o.issuer, this.o.timeoutMs);
     this.remote = createRemoteJWKSet(new URL(this.url), {
       cooldownDuration: this.o.cooldownMs,
-      cacheMaxAge: this.o.maxAgeMs,
+      // Keys past the staleness limit are fetched again before use, however long maxAgeMs is.
+      cacheMaxAge: Math.min(this.o.maxAgeMs, this.o.maxStaleMs),
       timeoutDuration: this.o.timeoutMs,
       [jwksCache]: this.fetched as Record<string, never>,
     });

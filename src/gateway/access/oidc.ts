@@ -23,6 +23,12 @@ export interface OidcOptions {
   clockSkewSeconds: number;
   /** An unknown `kid`, or a fetch that failed, fetches the keys again at most this often. */
   jwksCooldownMs: number;
+  /**
+   * While no cached key is trusted (none fetched yet, or older than jwksMaxStaleMs) every token is
+   * refused, so a failed fetch is tried again after this long instead of jwksCooldownMs: how long
+   * Carte may go on refusing once the provider is back. At most jwksCooldownMs.
+   */
+  jwksRetryMs: number;
   /** Keys older than this are fetched again before use. */
   jwksMaxAgeMs: number;
   /**
@@ -38,10 +44,15 @@ export interface OidcOptions {
   warn?: (message: string) => void;
 }
 
-/** 30 s of skew; keys fetched again at most once a minute on an unknown kid; kept 10 minutes (jose's default). */
+/**
+ * 30 s of skew; keys fetched again at most once a minute on an unknown kid or after a failure,
+ * every 5 s after a failure while no key is trusted (12 requests a minute to a provider that is
+ * down, against one); kept 10 minutes (jose's default).
+ */
 export const OIDC_DEFAULTS: Omit<OidcOptions, 'jwksMaxStaleMs'> = {
   clockSkewSeconds: 30,
   jwksCooldownMs: 60_000,
+  jwksRetryMs: 5_000,
   jwksMaxAgeMs: 600_000,
   fetchTimeoutMs: 5_000,
   now: Date.now,
@@ -85,6 +96,7 @@ export function createOidcVerifier(
     issuer: config.issuer,
     ...(config.jwksUrl === undefined ? {} : { jwksUrl: config.jwksUrl }),
     cooldownMs: o.jwksCooldownMs,
+    retryMs: o.jwksRetryMs,
     maxAgeMs: o.jwksMaxAgeMs,
     maxStaleMs: o.jwksMaxStaleMs,
     timeoutMs: o.fetchTimeoutMs,

@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { CarteError } from '../../errors.js';
 import { TOKEN_CACHE_TTL_MS } from '../../store/index.js';
-import { createToken, listTokens, openStore, resolveBearer, revokeToken, type Store } from '../index.js';
+import {
+  createToken,
+  listTokens,
+  openStore,
+  resolveBearer,
+  revokeProjectToken,
+  revokeToken,
+  type Store,
+} from '../index.js';
 import { tempStores } from '../../../test/e2e/helpers.js';
 
 const { open: tempStore, track } = tempStores('carte-tokens-', afterEach);
@@ -238,6 +246,17 @@ describe('revokeToken', () => {
     });
     expect(await revokeToken(store, b.token, T0 + 3)).toMatchObject({ revoked: true, token: { id: b.id } });
     expect((await revokeToken(store, b.id, T0 + 3)).token).not.toHaveProperty('hash');
+  });
+
+  it("an admin's revocation (REST) given a token where the id goes refuses it without echoing it", async () => {
+    const store = await tempStore();
+    const a = await createToken(store, { project: 'default', scopes: ['admin'] }, T0);
+    const admin = { projectId: 'default', scopes: ['admin'], tokenId: a.id };
+    const err = await thrown(() => revokeProjectToken(store, admin, a.token, T0));
+    expect(err.message).toBe(
+      'a token is revoked here by its id (tok_ and 8 characters, as listed), not by the token itself; nothing was revoked',
+    );
+    expect((await store.tokens.get(a.id))?.revokedAt).toBeNull();
   });
 });
 

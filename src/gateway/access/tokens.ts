@@ -271,6 +271,12 @@ export async function revokeProjectToken(
   now: number,
 ): Promise<{ token: TokenInfo; revoked: boolean }> {
   requireScope(caller, 'admin', 'revoking a token');
+  // A secret where the id goes (POST /tokens/carte_…/revoke) is neither echoed nor looked up.
+  if (id.startsWith(TOKEN_PREFIX))
+    throw new CarteError(
+      'bad_input',
+      'a token is revoked here by its id (tok_ and 8 characters, as listed), not by the token itself; nothing was revoked',
+    );
   const row = await store.tokens.get(id);
   if (row?.project !== caller.projectId)
     throw new CarteError('bad_input', `unknown token id ${quote(id, 40)}`);

@@ -1,12 +1,13 @@
 // GET /tokens, POST /tokens, POST /tokens/{id}/revoke (admin): the caller's project's bearer
 // tokens (docs/security.md, "Tokens"). The secret is in the create answer only; another
-// project's token is neither listed nor revocable (it answers as an unknown id).
+// project's token is neither listed nor revocable (it answers as an unknown id). A create or a
+// revoke, refused or not, writes an admin row to the audit log.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import {
-  createProjectToken,
+  createProjectTokenAudited,
   listProjectTokens,
   MAX_CALLER_ADMIN_TOKEN_DAYS,
-  revokeProjectToken,
+  revokeProjectTokenAudited,
   TOKEN_SCOPES,
   type TokenInfo,
 } from '../../gateway/index.js';
@@ -92,14 +93,16 @@ const revoke = createRoute({
 });
 
 export function registerTokens(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
+  // Making and revoking a token are audited as admin events (docs/security.md, "Audit log").
+  const site = { store: deps.store, audit: deps.gateway.audit };
   app.openapi(list, async (c) => {
     const tokens = await listProjectTokens(deps.store, callerOf(c));
     return c.json({ tokens: tokens.map(shown) }, 200);
   });
   app.openapi(create, async (c) => {
     const body = c.req.valid('json');
-    const made = await createProjectToken(
-      deps.store,
+    const made = await createProjectTokenAudited(
+      site,
       callerOf(c),
       {
         scopes: body.scopes,
@@ -111,7 +114,7 @@ export function registerTokens(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void 
     return c.json({ ...shown(made), token: made.token }, 201);
   });
   app.openapi(revoke, async (c) => {
-    const r = await revokeProjectToken(deps.store, callerOf(c), c.req.valid('param').id, Date.now());
+    const r = await revokeProjectTokenAudited(site, callerOf(c), c.req.valid('param').id, Date.now());
     return c.json({ token: shown(r.token), revoked: r.revoked }, 200);
   });
 }
