@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ROOT, referenceEntry, tempDir } from './helpers.js';
+import { SERVE_NODE_FLAGS } from '../../src/cli/shared/snippet.js';
 
 // Slow: runs the built CLI (`npm test` builds first) as a real process over stdio.
 const run = promisify(execFile);
@@ -126,7 +127,7 @@ describe('the printed client snippet', () => {
       mcpServers: { carte: { command: string; args: string[] } };
     };
     const { command, args } = snippet.mcpServers.carte;
-    expect(args).toEqual([BIN, 'serve', '--config', config, '--data-dir', dataDir]);
+    expect(args).toEqual([...SERVE_NODE_FLAGS, BIN, 'serve', '--config', config, '--data-dir', dataDir]);
     // A client runs it with its own environment and working directory: the same catalog answers.
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CARTE_')));
     const client = new Client({ name: 'snippet', version: '0' });
