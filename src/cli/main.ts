@@ -16,6 +16,7 @@ import { registerMenu } from './commands/menu.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
 import { registerServers } from './commands/servers.js';
+import { registerService, SERVICE_ACTIONS } from './commands/service.js';
 import { registerStats } from './commands/stats.js';
 import { registerSync } from './commands/sync.js';
 import { registerToken, TOKEN_ACTIONS } from './commands/token.js';
@@ -28,6 +29,7 @@ const ACTIONS: Readonly<Record<string, ActionHelps>> = {
   store: STORE_ACTIONS,
   audit: AUDIT_ACTIONS,
   config: CONFIG_ACTIONS,
+  service: SERVICE_ACTIONS,
 };
 
 /** The CLI entry: parses argv, runs one command, and maps errors to exit codes in one place. */
@@ -60,6 +62,7 @@ export async function main(argv: string[]): Promise<void> {
     registerDoctor,
     registerInstall,
     registerUninstall,
+    registerService,
     registerRank,
     registerCategorize,
     registerToken,

@@ -3,6 +3,7 @@ export type { UpstreamConnection } from './connection.js';
 export type { UpstreamInfo } from './connection.js';
 export { UpstreamPool } from './pool.js';
 export { runNodeJob, runNodeJobSync } from './node-job.js';
+export { runProgram, type ProgramOutcome } from './run-program.js';
 export type {
   KnownEra,
   UpstreamTarget,

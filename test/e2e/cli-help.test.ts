@@ -27,6 +27,9 @@ describe('--help after an action', () => {
       ['--since <duration>', '--project <id>', '--tool <key>', '--subject <sub>', '--limit <n>'],
     ],
     ['config', 'check', []],
+    ['service', 'install', ['--dry-run', '--force', '--start']],
+    ['service', 'uninstall', ['--dry-run', '--stop']],
+    ['service', 'status', []],
   ])('carte %s %s --help prints that action and exits 0', async (command, action, options) => {
     const r = await carte(command, action, '--help');
     expect(r.stderr).toBe('');

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir, userConfigPath } from '../../config/index.js';
-import { clientSnippet } from '../shared/snippet.js';
+import { clientSnippet, serveCommand, type CommandLine, type SnippetInput } from '../shared/snippet.js';
 import { describeConfig, openApp, type App } from '../shared/app.js';
 import { count, note } from '../shared/output.js';
 import { serveUntilStopped } from '../shared/serve-until-stopped.js';
@@ -76,20 +76,28 @@ export function stdioClient(app: Pick<App, 'path' | 'source' | 'dataDir'>): {
   snippet: ReturnType<typeof clientSnippet>;
   carte: string;
 } {
-  const bin = carteBin();
+  const input = snippetInput(app);
+  return { snippet: clientSnippet(input), carte: `node ${input.bin}` };
+}
+
+/** `carte serve --http` on the catalog and data dir the client entry for `app` reaches (`carte service`). */
+export function daemonCommand(app: Pick<App, 'path' | 'source' | 'dataDir'>): CommandLine {
+  return serveCommand(snippetInput(app), 'http');
+}
+
+function snippetInput(app: Pick<App, 'path' | 'source' | 'dataDir'>): SnippetInput {
   // What a client started with no CARTE_* or XDG_* variables finds on its own.
   const bare = { env: {}, platform: process.platform, home: homedir() };
-  const snippet = clientSnippet({
+  return {
     execPath: process.execPath,
-    bin,
+    bin: carteBin(),
     configPath: app.path,
     configSource: app.source,
     defaultUserConfig: userConfigPath(bare),
     dataDir: app.dataDir,
     defaultDataDir: resolveDataDir(bare),
     cwd: process.cwd(),
-  });
-  return { snippet, carte: `node ${bin}` };
+  };
 }
 
 /** The demo's echo tool, the first call a newcomer tries. */

@@ -56,11 +56,7 @@ export function daemonSocketPath(dataDir: string): string {
 export function loadConfig(flags: GlobalFlags): LoadedConfig {
   const env = process.env;
   const dataDir = dataDirOf(flags);
-  const { path, source } = resolveConfigPath({
-    ...opt('flag', flags.config),
-    ...userPlace(),
-    cwd: process.cwd(),
-  });
+  const { path, source } = findConfig(flags);
   if (source === 'demo') {
     mkdirSync(join(dataDir, 'sandbox'), { recursive: true });
     return { config: demoConfig(dataDir), path, source, dataDir, warnings: [] };
@@ -77,6 +73,11 @@ export function loadConfig(flags: GlobalFlags): LoadedConfig {
     );
   }
   return { config: result.config, path, source, dataDir, warnings: result.warnings };
+}
+
+/** The config file the flags, environment and working directory select, and where it came from (not read). */
+export function findConfig(flags: GlobalFlags): { path: string; source: ConfigSource } {
+  return resolveConfigPath({ ...opt('flag', flags.config), ...userPlace(), cwd: process.cwd() });
 }
 
 /** This user's environment, platform and home: what the user config and data dir are found from. */

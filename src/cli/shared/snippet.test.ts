@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { clientSnippet, SERVE_NODE_FLAGS, type SnippetInput } from './snippet.js';
+import { clientSnippet, SERVE_NODE_FLAGS, serveCommand, type SnippetInput } from './snippet.js';
 
 const base: SnippetInput = {
   execPath: '/usr/bin/node',
@@ -44,6 +44,22 @@ describe('clientSnippet', () => {
     expect(s.mcpServers.carte).toEqual({
       command: '/usr/bin/node',
       args: ['--max-semi-space-size=4', '/app/bin/carte.js', 'serve', ...extra],
+    });
+  });
+});
+
+describe('serveCommand', () => {
+  it.each<[string, Partial<SnippetInput>]>([
+    ['defaults', {}],
+    ['a config from a flag', { configSource: 'flag', configPath: '/etc/c.yaml' }],
+    ['a user config under XDG_CONFIG_HOME', { configSource: 'user', configPath: '/x/carte/carte.yaml' }],
+    ['a data dir from CARTE_DATA_DIR', { dataDir: '/srv/carte' }],
+  ])('the daemon gets the entry with --http after serve, and the same flags: %s', (_, input) => {
+    const entry = clientSnippet({ ...base, ...input }).mcpServers.carte;
+    const at = entry.args.indexOf('serve') + 1;
+    expect(serveCommand({ ...base, ...input }, 'http')).toEqual({
+      command: entry.command,
+      args: [...entry.args.slice(0, at), '--http', ...entry.args.slice(at)],
     });
   });
 });

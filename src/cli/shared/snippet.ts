@@ -3,10 +3,10 @@ import type { ConfigSource } from '../../config/index.js';
 
 /**
  * Node flags for every command line that starts a server (the client snippet, `carte install`'s
- * entry, `npm start`, the systemd unit in docs/operations.md). V8 sizes its young generation when
- * the process starts, so `v8.setFlagsFromString` cannot do it later; capped at 4 MiB per
- * semi-space, a `carte serve` on the 7k-tool catalog rests at 133 MiB instead of 152, at no
- * measured CPU cost (docs/benchmarks.md, "Memory at scale").
+ * entry, `npm start`, the unit or agent `carte service install` writes). V8 sizes its young
+ * generation when the process starts, so `v8.setFlagsFromString` cannot do it later; capped at
+ * 4 MiB per semi-space, a `carte serve` on the 7k-tool catalog rests at 133 MiB instead of 152,
+ * at no measured CPU cost (docs/benchmarks.md, "Memory at scale").
  */
 export const SERVE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
@@ -26,6 +26,12 @@ export interface SnippetInput {
   cwd: string;
 }
 
+/** A command line: the program and its arguments. */
+export interface CommandLine {
+  command: string;
+  args: string[];
+}
+
 /**
  * The `mcpServers` entry that reaches the catalog this process serves. A client starts Carte with
  * its own environment and working directory, so whatever differs from the defaults (a config from
@@ -33,13 +39,21 @@ export interface SnippetInput {
  * data dir from a flag or a variable) is passed as an absolute flag. A client started in a folder
  * holding its own carte.yaml would read that one instead of the user config: see docs/clients.md.
  */
-export function clientSnippet(input: SnippetInput): {
-  mcpServers: { carte: { command: string; args: string[] } };
-} {
+export function clientSnippet(input: SnippetInput): { mcpServers: { carte: CommandLine } } {
+  return { mcpServers: { carte: serveCommand(input, 'stdio') } };
+}
+
+/**
+ * `carte serve` (the client's entry) or `carte serve --http` (the daemon `carte service` keeps
+ * running) on this catalog, with the same `--config` and `--data-dir` for both: a service manager
+ * starts the daemon with as little of the user's environment as a client gives its entry, and the
+ * relays look for the daemon's socket in the data dir their own flags name.
+ */
+export function serveCommand(input: SnippetInput, face: 'stdio' | 'http'): CommandLine {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(input.cwd, p));
-  const args = [...SERVE_NODE_FLAGS, input.bin, 'serve'];
+  const args = [...SERVE_NODE_FLAGS, input.bin, 'serve', ...(face === 'http' ? ['--http'] : [])];
   const found = input.configSource === 'user' && abs(input.configPath) === abs(input.defaultUserConfig);
   if (input.configSource !== 'demo' && !found) args.push('--config', abs(input.configPath));
   if (abs(input.dataDir) !== abs(input.defaultDataDir)) args.push('--data-dir', abs(input.dataDir));
-  return { mcpServers: { carte: { command: input.execPath, args } } };
+  return { command: input.execPath, args };
 }
