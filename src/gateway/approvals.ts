@@ -14,7 +14,7 @@ import {
   type Problem,
   type ServerInput,
 } from '../config/index.js';
-import { CarteError } from '../errors.js';
+import { CarteError, quote, toCarteError } from '../errors.js';
 import {
   approveTool,
   describeQuarantine,
@@ -25,6 +25,8 @@ import { compileRules } from '../policy/index.js';
 import type { Proposal, Store } from '../store/index.js';
 import { callerLabel, type CallerContext } from './access/context.js';
 import type { Gateway } from './gateway.js';
+import type { AuditEvent } from './trust/audit.js';
+import { actor } from './token-admin.js';
 import { serversFromConfig } from './from-config.js';
 import { projectsFromConfig } from './access/projects.js';
 import { requireScope } from './access/scopes.js';
@@ -94,6 +96,21 @@ export async function approveProposal(
   id: string,
   by: string = decider(ctx),
 ): Promise<ApprovedProposal> {
+  const done = (r: ApprovedProposal) =>
+    `proposal approve ${r.id}: server ${quote(r.server)} written to ${r.configPath}${r.sync?.status === 'failed' ? ' (its first discovery failed)' : ''}`;
+  return auditedDecision(ctx, site, {
+    asked: `proposal approve ${quote(id, 40)}`,
+    run: () => approve(ctx, site, id, by),
+    done,
+  });
+}
+
+async function approve(
+  ctx: CallerContext,
+  site: ApprovalSite,
+  id: string,
+  by: string,
+): Promise<ApprovedProposal> {
   requireScope(ctx, 'admin', 'approving a proposal');
   const p = await pendingProposal(site.store, id);
   const path = configPathOf(site, id);
@@ -125,14 +142,20 @@ export async function approveProposal(
 /** Rejects a pending proposal; nothing of it was ever started. */
 export async function rejectProposal(
   ctx: CallerContext,
-  site: Pick<ApprovalSite, 'store'>,
+  site: Pick<ApprovalSite, 'store' | 'gateway'>,
   id: string,
   by: string = decider(ctx),
 ): Promise<{ id: string; server: string }> {
-  requireScope(ctx, 'admin', 'rejecting a proposal');
-  const p = await pendingProposal(site.store, id);
-  await site.store.proposals.decide(id, 'rejected', by);
-  return { id, server: p.serverId };
+  return auditedDecision(ctx, site, {
+    asked: `proposal reject ${quote(id, 40)}`,
+    run: async () => {
+      requireScope(ctx, 'admin', 'rejecting a proposal');
+      const p = await pendingProposal(site.store, id);
+      await site.store.proposals.decide(id, 'rejected', by);
+      return { id, server: p.serverId };
+    },
+    done: (r) => `proposal reject ${r.id}: server ${quote(r.server)}`,
+  });
 }
 
 /** Releases a quarantined tool and pins its current content (running gateways notice at their next request). */
@@ -141,10 +164,52 @@ export async function approveQuarantinedTool(
   site: Pick<ApprovalSite, 'store' | 'gateway'>,
   key: string,
 ): Promise<ApprovedTool> {
-  requireScope(ctx, 'admin', 'approving a quarantined tool');
-  const approved = await approveTool(site.store, key);
-  await site.gateway.catalogChangedHere(); // other processes hear of it from the store
-  return approved;
+  return auditedDecision(ctx, site, {
+    asked: `quarantine release ${quote(key, 120)}`,
+    key,
+    run: async () => {
+      requireScope(ctx, 'admin', 'approving a quarantined tool');
+      const approved = await approveTool(site.store, key);
+      await site.gateway.catalogChangedHere(); // other processes hear of it from the store
+      return approved;
+    },
+    done: (t) => `quarantine release ${t.key} (${t.kind}): pinned to ${t.pinHash.slice(0, 12)}`,
+  });
+}
+
+/**
+ * Runs one decision and writes its `admin` audit row (docs/security.md, "Admin rows"): what was
+ * decided and by whom; a bearer's refused attempt too, with its error code as the outcome. The
+ * local user's refused attempts (a typo in `carte approve`) are not security events.
+ */
+async function auditedDecision<T>(
+  ctx: CallerContext,
+  site: Pick<ApprovalSite, 'store' | 'gateway'>,
+  act: { asked: string; key?: string; run: () => Promise<T>; done: (result: T) => string },
+): Promise<T> {
+  const start = performance.now();
+  const write = async (detail: string, outcome: AuditEvent['outcome']) => {
+    const by = await actor(site.store, ctx);
+    const durationMs = performance.now() - start;
+    const key = act.key === undefined ? {} : { key: act.key, server: act.key.split('/')[0]! };
+    site.gateway.audit.event(ctx, {
+      kind: 'admin',
+      ...key,
+      detail: `${detail}; by ${by}`,
+      outcome,
+      durationMs,
+    });
+  };
+  let result: T;
+  try {
+    result = await act.run();
+  } catch (err) {
+    if (ctx.tokenId !== undefined || ctx.subject !== undefined)
+      await write(act.asked, toCarteError(err).code);
+    throw err;
+  }
+  await write(act.done(result), 'ok');
+  return result;
 }
 
 /** Why a proposal cannot be approved against this config: the checks re-run (deny may have changed) and id clashes. */

@@ -153,7 +153,7 @@ function askedRevoke(idOrToken: string): string {
 }
 
 /** Who acted: `token tok_… "name"`, the login link's token, an identity provider's subject, or the CLI. */
-async function actor(store: Store, caller: CallerContext): Promise<string> {
+export async function actor(store: Store, caller: CallerContext): Promise<string> {
   const id = caller.tokenId;
   if (id !== undefined) {
     if (id.startsWith('login_')) return `token ${id} (the login link)`;

@@ -134,6 +134,17 @@ describe('carte register / approvals / approve / reject', () => {
     expect(text).toContain('marker:');
     const left = await carte(['approvals', '--json']);
     expect(JSON.parse(left.stdout)).toMatchObject({ proposals: [] });
+    // The decision is an admin row of the audit log (docs/security.md, "Admin rows").
+    const audit = await carte(['audit', 'export']);
+    const details = audit.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; detail: string | null })
+      .filter((r) => r.kind === 'admin')
+      .map((r) => r.detail);
+    expect(details).toContain(
+      `proposal approve ${markerId}: server "marker" written to ${config}; by the CLI`,
+    );
   });
 });
 

@@ -281,6 +281,17 @@ describe('approvals over HTTP', () => {
     expect(again.body.error.message).toMatch(
       new RegExp(`^proposal "${drop.id}" was already rejected by token:tok_`),
     );
+    // Each decision is an admin row, the refused one too, naming who decided.
+    const audit = await api(tokens.alphaAdmin, '/api/v1/audit?since=1h&limit=500');
+    const decisions = (audit.body.rows as { kind: string; outcome: string; detail: string | null }[])
+      .filter((r) => r.kind === 'admin' && /^proposal /.test(r.detail ?? ''))
+      .reverse()
+      .map((r) => [r.outcome, r.detail?.replace(/token tok_\w+( "[^"]*")?/, 'token X')]);
+    expect(decisions).toEqual([
+      ['ok', `proposal reject ${drop.id}: server "dropped"; by token X`],
+      ['ok', `proposal approve ${keep.id}: server "extra" written to ${configPath}; by token X`],
+      ['bad_input', `proposal approve "${drop.id}"; by token X`],
+    ]);
   }, 60_000);
 
   it("names only the project's quarantined tools", async () => {

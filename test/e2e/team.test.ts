@@ -159,6 +159,10 @@ describe.skipIf(PG_RUN_URL === '')('a team: three replicas behind HAProxy on one
       }
       const approve = await carte(['approve', 'p/get_weather'], env);
       expect(approve.code, approve.stderr).toBe(0);
+      const audit = await carte(['audit', 'export', '--tool', 'p/get_weather'], env);
+      expect(audit.stdout).toMatch(
+        /"detail":"quarantine release p\/get_weather \(\w+\): pinned to \w{12}; by the CLI"/,
+      );
       for (const r of survivors()) {
         await waitFor(`${r.name} to list the approved tool`, () => hasWeather(r), HEARD_WITHIN_MS);
         await waitFor(
