@@ -72,6 +72,7 @@ export {
   createEdictTranslator,
   EDICT_TRANSLATOR,
   entriesOfIndex,
+  fullWidthKana,
   lazyEdictTranslator,
   withJapanese,
   wordOf,

@@ -10,6 +10,7 @@ import {
   encodeEucJp,
   entriesOfIndex,
   findEdict,
+  fullWidthKana,
   indexEdict,
   lazyEdictTranslator,
   parseEdictLine,
@@ -136,6 +137,12 @@ describe('createEdictTranslator', () => {
     expect(t.gloss('書きます')).toBe('to write down author');
   });
 
+  it('reads half-width katakana as full-width, voiced marks included (ﾉｰﾄ, ｶﾞ)', () => {
+    expect(fullWidthKana('ﾉｰﾄｦ探検 ｶﾞｿﾞｳ ﾊﾟｿｺﾝ｡')).toBe('ノートヲ探検 ガゾウ パソコン。');
+    expect(t.gloss('ﾉｰﾄを読み込む')).toBe(t.gloss('ノートを読み込む'));
+    expect(t.gloss('ﾉｰﾄ')).toBe('notebook laptop');
+  });
+
   it('leaves texts without kana to the other dictionaries', () => {
     expect(t.gloss('探検')).toBe('');
     expect(t.gloss('read a notebook')).toBe('');
@@ -200,6 +207,8 @@ describe.skipIf(!installed)('EDICT (Debian package installed)', () => {
   it.each([
     ['東京の天気を調べる', 'weather'],
     ['ファイルを読み込みます', 'file'],
+    ['ﾌｧｲﾙを読み込みます', 'file'],
+    ['ｽｸﾘｰﾝｼｮｯﾄを撮る', 'screenshot'],
     ['ウィキペディアで記事を検索する', 'retrieval'],
     ['棒グラフを描いてください', 'draw'],
   ])('%s has %s in its gloss', (text, word) =>

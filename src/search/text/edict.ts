@@ -25,6 +25,16 @@ const KANJI = /\p{Script=Han}/u;
 const HIRAGANA = /^\p{Script=Hiragana}+$/u;
 /** A run of Japanese writing: kanji, kana, the long-vowel mark and the iteration marks. */
 const JAPANESE_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ]+/gu;
+/** Half-width katakana and their marks (U+FF61..U+FF9F): EDICT writes every word full-width. */
+const HALF_WIDTH = /[\uFF61-\uFF9F]+/g;
+
+/**
+ * `text` with its half-width katakana made full-width (NFKC on that range alone, so other
+ * characters are left as they are): ｶﾞｿﾞｳ → ガゾウ, the voiced marks ﾞ ﾟ joined to their kana.
+ */
+export function fullWidthKana(text: string): string {
+  return text.replace(HALF_WIDTH, (run) => run.normalize('NFKC'));
+}
 
 /**
  * The word written `surface`, from the entries found under it that it can be (`isWrittenAs`): a
@@ -76,7 +86,7 @@ export function createEdictTranslator(id: string, entriesOf: EdictEntries): Tran
     gloss(text) {
       if (!KANA.test(text)) return '';
       const out: string[] = [];
-      for (const [run] of text.matchAll(JAPANESE_RUN))
+      for (const [run] of fullWidthKana(text).matchAll(JAPANESE_RUN))
         for (const { word } of segmentJapanese(run, lookup)) if (word?.gloss) out.push(word.gloss);
       return out.join(' ');
     },
