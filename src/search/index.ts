@@ -11,6 +11,7 @@ export {
   combineTranslators,
   createDictionaryTranslator,
   NO_TRANSLATOR,
+  onDictionaryProblem,
   type GlossDictionary,
   type Translator,
 } from './text/translator.js';
@@ -84,6 +85,7 @@ export {
   edictGlossFilePath,
   edictTable,
   findEdict,
+  inspectEdict,
   openEdictEntries,
   openEdictGlossFile,
   writeEdictGlossFile,
