@@ -150,6 +150,17 @@ export interface GlossFileOptions {
   runSync?: (module: string, exportName: string, arg: string) => void;
 }
 
+/** Goes up when a gloss file is built by `prepareGlossFiles`, or the directory changes. */
+let generation = 0;
+
+/**
+ * A number that changes when the gloss files there are may have changed: a translator that uses a
+ * file only once it is built (Apertium's) looks again when it changes, and its id with it.
+ */
+export function glossFilesGeneration(): number {
+  return generation;
+}
+
 /**
  * Where gloss files are kept (the data dir's `dictionaries/`), for this process; undefined (the
  * default) parses dictionaries in memory as before. The translators' ids do not change: the files
@@ -158,6 +169,7 @@ export interface GlossFileOptions {
 export function useGlossFiles(dir: string | undefined, options: GlossFileOptions = {}): void {
   cacheDir = dir;
   runSync = options.runSync;
+  generation++;
 }
 
 /**
@@ -267,6 +279,7 @@ async function buildApart(
     }
   } finally {
     building.delete(path);
+    if (existsSync(path)) generation++;
   }
 }
 
