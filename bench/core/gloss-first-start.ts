@@ -34,7 +34,8 @@ function treeRss(pid: number): { sum: number; children: { pid: number; cmd: stri
 }
 
 /** The builder module a child's command line runs (`cedict`, `edict-file`, `apertium-job`), if any. */
-const builderOf = (cmd: string): string | undefined => /\/(\w[\w-]*)\.js\b/.exec(cmd)?.[1];
+const builderOf = (cmd: string): string | undefined =>
+  cmd.includes('--eval') ? /\/(\w[\w-]*)\.js\b/.exec(cmd)?.[1] : undefined;
 
 function firstStartOnce(): Promise<FirstStart> {
   const { dir, cleanup } = tempDir('carte-gloss-first-');
