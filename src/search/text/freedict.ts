@@ -209,11 +209,14 @@ function freedictId(languages: readonly FreedictLanguage[], extra: ExtraWordList
   return ids.filter(Boolean).join('+') || NO_TRANSLATOR.id;
 }
 
-/** The dictionaries of `bases` that open (an unreadable one is reported and left out), and the second list. */
-function openLists(
-  bases: Partial<Record<FreedictLanguage, string>>,
-  extra: ExtraWordList | false,
-): { dicts: Partial<Record<FreedictLanguage, EntryLookup>>; id: string } {
+/** FreeDict's dictionaries of `bases`, opened once a translator needs them: the ones that open, by language. */
+interface OpenedFreedict {
+  dicts: Partial<Record<FreedictLanguage, EntryLookup>>;
+  opened: FreedictLanguage[];
+}
+
+/** The dictionaries of `bases` that open; an unreadable one is reported and left out. */
+function openFreedict(bases: Partial<Record<FreedictLanguage, string>>): OpenedFreedict {
   const dicts: Partial<Record<FreedictLanguage, EntryLookup>> = {};
   const opened: FreedictLanguage[] = [];
   for (const [lang, base] of Object.entries(bases) as [FreedictLanguage, string][]) {
@@ -226,15 +229,24 @@ function openLists(
       );
     }
   }
+  return { dicts, opened };
+}
+
+/** FreeDict's dictionaries with the second Spanish list merged in when it opens, and their id. */
+function withSecondList(
+  own: OpenedFreedict,
+  extra: ExtraWordList | false,
+): { dicts: Partial<Record<FreedictLanguage, EntryLookup>>; id: string } {
   let second: EntryLookup | undefined;
   try {
     second = extra ? extra.open() : undefined;
   } catch (err) {
     reportDictionaryProblem(`${(extra as ExtraWordList).id} cannot be used (${(err as Error).message})`);
   }
+  const dicts = { ...own.dicts };
   const merged = mergeLookups(dicts.spa, second);
   if (merged) dicts.spa = merged;
-  return { dicts, id: freedictId(opened, second ? extra : false) };
+  return { dicts, id: freedictId(own.opened, second ? extra : false) };
 }
 
 /**
@@ -247,6 +259,7 @@ function openLists(
 export function lazyFreedictTranslator(dir: string = DICTD_DIR, options: FreedictOptions = {}): Translator {
   let found: Partial<Record<FreedictLanguage, string>> | undefined;
   const bases = (): Partial<Record<FreedictLanguage, string>> => (found ??= findFreedict(dir));
+  let own: OpenedFreedict | undefined;
   let inner: { translator: Translator; id: string } | undefined;
   let seen = -1;
   let extra: ExtraWordList | false = false;
@@ -256,7 +269,7 @@ export function lazyFreedictTranslator(dir: string = DICTD_DIR, options: Freedic
     if (seen !== glossFilesGeneration()) {
       seen = glossFilesGeneration();
       const next = apertiumDefault();
-      if (Boolean(next) !== Boolean(extra)) inner = undefined; // opened again, with it, at the next text
+      if (Boolean(next) !== Boolean(extra)) inner = undefined; // merged in at the next text
       extra = next;
     }
     return extra;
@@ -279,7 +292,8 @@ export function lazyFreedictTranslator(dir: string = DICTD_DIR, options: Freedic
       if (!inner) {
         const langs = languages();
         if (langs.length === 0 || (detectLanguages(text, langs).length === 0 && hasEnglish(text))) return '';
-        const { dicts, id } = openLists(bases(), langs.includes('spa') && extraNow);
+        own ??= openFreedict(bases());
+        const { dicts, id } = withSecondList(own, langs.includes('spa') && extraNow);
         inner = { translator: createFreedictTranslator(id, dicts), id };
       }
       return inner.translator.gloss(text);
