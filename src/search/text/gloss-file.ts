@@ -163,8 +163,9 @@ export function glossFilesGeneration(): number {
 
 /**
  * Where gloss files are kept (the data dir's `dictionaries/`), for this process; undefined (the
- * default) parses dictionaries in memory as before. The translators' ids do not change: the files
- * gloss exactly as the parsed dictionaries do.
+ * default) parses dictionaries in memory as before. CC-CEDICT's and EDICT's ids do not change:
+ * their files gloss exactly as the parsed dictionaries do. Apertium's list exists only as a file,
+ * so without a directory Spanish is glossed by FreeDict alone.
  */
 export function useGlossFiles(dir: string | undefined, options: GlossFileOptions = {}): void {
   cacheDir = dir;
