@@ -9,8 +9,8 @@ import { BuildCache, evaluate, type Row } from './evaluate.js';
 import { decisionTable, jsonReport, markdownTable } from './report.js';
 import { loadSets } from './sets.js';
 import { ABLATION_SYSTEMS, MAIN_SYSTEMS } from './systems.js';
-import { useGlossFiles } from '../../src/search/index.js';
-import { runNodeJobSync } from '../../src/upstream/index.js';
+import { prepareGlossFiles, useGlossFiles } from '../../src/search/index.js';
+import { runNodeJob, runNodeJobSync } from '../../src/upstream/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -22,8 +22,12 @@ function flag(name: string): string | undefined {
 async function main(): Promise<void> {
   const dir = requireBenchDir(resolve(root, flag('data') ?? '../shared/bench'));
   const glossFiles = flag('gloss-files');
-  // Apertium's gloss file is built only in a child process (lt-print; run `npm run build` first).
-  if (glossFiles) useGlossFiles(resolve(glossFiles), { runSync: runNodeJobSync });
+  // As `carte sync` does: the missing files are built first, in child processes (Apertium's only
+  // there, with lt-print, and only then used; run `npm run build` first).
+  if (glossFiles) {
+    useGlossFiles(resolve(glossFiles), { runSync: runNodeJobSync });
+    await prepareGlossFiles({ run: runNodeJob, warn: (m) => process.stderr.write(`${m}\n`) });
+  }
   const pick = (list: string | undefined) => (list ? list.split(',') : undefined);
   const systemNames = pick(flag('systems'));
   const setNames = pick(flag('sets'));

@@ -4,7 +4,7 @@
 import { backfillCategories, RECORD_DEFAULTS } from '../catalog/index.js';
 import type { CompiledRules } from '../policy/index.js';
 import type { Store } from '../store/index.js';
-import { prepareGlossFiles, useGlossFiles } from '../search/index.js';
+import { onDictionaryProblem, prepareGlossFiles, useGlossFiles } from '../search/index.js';
 import { runNodeJob, runNodeJobSync, type Logger } from '../upstream/index.js';
 import { implicitDefault, DEFAULT_PROJECT, type GatewayProject } from './access/projects.js';
 import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './calls/lifecycle.js';
@@ -70,6 +70,7 @@ export function gatewayParts(
   const { store, logger } = options;
   // Process-wide, as the translator of RANKER_DEFAULTS is.
   if (options.glossFiles !== undefined) useGlossFiles(options.glossFiles, { runSync: runNodeJobSync });
+  onDictionaryProblem((m) => logger.warn(m));
   const mirror = new CatalogMirror(store);
   const projects = options.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]);
   const policies = new Policies({ mirror, servers, externalChange: changed }, options.rules, projects);

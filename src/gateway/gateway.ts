@@ -191,7 +191,8 @@ export class Gateway {
     requireScope(ctx, 'admin', "preparing every project's search");
     await this.view.prepare();
     const [, statuses] = await Promise.all([
-      prepareDictionaries(this.options.logger),
+      // A gloss file built now may change the translator (Apertium's): the index follows it.
+      prepareDictionaries(this.options.logger).then(() => this.view.prepare()),
       this.searches.prepareAll(this.policies.projectIds()),
     ]);
     return statuses;

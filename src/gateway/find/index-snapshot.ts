@@ -25,13 +25,20 @@ export interface IndexSnapshotOptions {
   minTools?: number;
 }
 
-/** The lexical index over `docs`; `from` says whether a snapshot served it. */
+/**
+ * The lexical index over `docs`; `from` says whether a snapshot served it, `translatorId` the
+ * translator its glosses were made with.
+ */
 export async function buildIndexWithSnapshot(
   docs: readonly SearchDoc[],
   opts: IndexSnapshotOptions,
-): Promise<{ index: LexicalIndex; from: 'snapshot' | 'build' | 'small' }> {
-  if (docs.length < (opts.minTools ?? SNAPSHOT_MIN_TOOLS))
-    return { index: buildSearchIndex(docs), from: 'small' };
+): Promise<{ index: LexicalIndex; from: 'snapshot' | 'build' | 'small'; translatorId: string }> {
+  const translator = RANKER_DEFAULTS.translator;
+  if (docs.length < (opts.minTools ?? SNAPSHOT_MIN_TOOLS)) {
+    const index = buildSearchIndex(docs);
+    return { index, from: 'small', translatorId: translator.id };
+  }
+  const before = translator.id;
   const key = snapshotKey(docs, RANKER_DEFAULTS);
   let state: LexicalState | undefined;
   try {
@@ -42,11 +49,14 @@ export async function buildIndexWithSnapshot(
   }
   const index = buildSearchIndex(docs, {}, state);
   if (!state) {
+    // A dictionary found unusable while glossing changes the translator's id (its glosses were made
+    // without it): the snapshot goes under the key of the glosses it holds.
+    const storedKey = translator.id === before ? key : snapshotKey(docs, RANKER_DEFAULTS);
     try {
-      await opts.snapshots.put(key, encodeLexicalState(index.lexicalState));
+      await opts.snapshots.put(storedKey, encodeLexicalState(index.lexicalState));
     } catch (err) {
       opts.warn(`search snapshot not stored (the next cold start rebuilds it): ${(err as Error).message}`);
     }
   }
-  return { index, from: state ? 'snapshot' : 'build' };
+  return { index, from: state ? 'snapshot' : 'build', translatorId: translator.id };
 }

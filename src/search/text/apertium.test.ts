@@ -1,5 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apertiumEntries, apertiumTable, lazyFreedictTranslator, transducerPaths } from '../index.js';
+import {
+  apertiumEntries,
+  apertiumTable,
+  findApertium,
+  lazyFreedictTranslator,
+  prepareGlossFiles,
+  transducerPaths,
+  useGlossFiles,
+  writeApertiumGlossFile,
+} from '../index.js';
 
 /**
  * An invented transducer in `lt-print`'s AT&T layout (no Apertium data): each pair is one chain of
@@ -81,5 +93,31 @@ describe('lazyFreedictTranslator with a second Spanish list', () => {
       },
     });
     expect(t.gloss('zumbar el zarpo')).toBe('');
+  });
+});
+
+// The file is named by the installed package's version: skipped without apertium-eng-spa.
+describe.skipIf(!findApertium())('lazyFreedictTranslator and the Apertium gloss file', () => {
+  it('names Apertium in its id only once the file is built, and glosses with it from then on', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'carte-apertium-id-'));
+    useGlossFiles(cache);
+    try {
+      const t = lazyFreedictTranslator('/nonexistent');
+      expect(t.id).toBe('none');
+      expect(t.gloss('zumbar el zarpo')).toBe('');
+      // The child job's second half, over the invented bidix, as prepareGlossFiles runs it; the
+      // other dictionaries' builders do nothing here.
+      await prepareGlossFiles({
+        run: (module, _, dir) => {
+          if (module.endsWith('/apertium-job.js')) writeApertiumGlossFile(dir, BIDIX);
+          return Promise.resolve();
+        },
+      });
+      expect(t.id).toBe('apertium(spa)');
+      expect(t.gloss('zumbar el zarpo')).toBe('look up widget gadget shiny');
+    } finally {
+      useGlossFiles(undefined);
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

@@ -6,7 +6,6 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  ensureGlossFile,
   GLOSS_FILE_FORMAT,
   openGlossFile,
   registerDerivedDictionary,
@@ -146,9 +145,13 @@ const APERTIUM_GLOSS_FILE: DerivedDictionary = {
 };
 registerDerivedDictionary(APERTIUM_GLOSS_FILE);
 
-/** A word list over the gloss file under `dir` (built first if missing), or undefined when not installed. */
+/**
+ * A word list over the gloss file under `dir`, or undefined while it is not built (or the package
+ * is not installed). It is never built here: only `prepareGlossFiles` builds it, in a child process
+ * (`lt-print`); until then Spanish is glossed by FreeDict alone and the translator's id says so.
+ */
 export function openApertiumLookup(dir: string): { lookup(word: string): string[] } | undefined {
-  const path = ensureGlossFile(APERTIUM_GLOSS_FILE, dir);
+  const path = apertiumGlossFilePath(dir);
   if (!path || !existsSync(path)) return undefined;
   const file = openGlossFile(path);
   return { lookup: (word) => apertiumEntries(word, file.get(word.toLowerCase())) };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   createDictionaryTranslator,
   NO_TRANSLATOR,
+  reportDictionaryProblem,
   type GlossDictionary,
   type Translator,
 } from './translator.js';
@@ -166,7 +167,8 @@ export interface CedictOptions {
  * The CC-CEDICT translator, loaded on the first text with a Han character: from its gloss file
  * when `useGlossFiles` set a directory (nothing read until a lookup), else parsed in memory (1.1..2.3 s
  * and 19 MB kept once, docs/search.md). Catalogs and queries without Chinese never pay for it.
- * Without the package, or if it fails to load, it glosses nothing and search works as before.
+ * Without the package, or if it fails to load (reported once, `onDictionaryProblem`), it glosses
+ * nothing, its id becomes 'none', and search works as before.
  */
 export function lazyCedictTranslator(options: CedictOptions = {}): Translator {
   let inner: Translator | undefined;
@@ -183,10 +185,13 @@ export function lazyCedictTranslator(options: CedictOptions = {}): Translator {
         let dict: GlossDictionary | undefined;
         try {
           dict = load();
-        } catch {
-          dict = undefined;
+        } catch (err) {
+          reportDictionaryProblem(
+            `CC-CEDICT cannot be used (${(err as Error).message}); Chinese is not glossed`,
+          );
         }
         inner = dict ? createDictionaryTranslator(this.id, dict) : NO_TRANSLATOR;
+        if (!dict) id = NO_TRANSLATOR.id;
       }
       return inner.gloss(text);
     },

@@ -18,13 +18,36 @@ import {
 /** Where Debian's `edict` package installs the dictionary. */
 export const EDICT_FILE = '/usr/share/edict/edict';
 
-/** The installed EDICT file and its date (from its header, else its size); undefined when absent. */
+/** The installed EDICT file and its date (from its header, else its size); undefined when absent or unusable. */
 export function findEdict(file: string = EDICT_FILE): { file: string; version: string } | undefined {
+  const found = inspectEdict(file);
+  return found && 'version' in found ? found : undefined;
+}
+
+/**
+ * The EDICT file at `file`: its date, or why it cannot be used when it is there (it cannot be
+ * read, or its first line is not an EDICT line: truncated or corrupt); undefined when absent.
+ */
+export function inspectEdict(
+  file: string = EDICT_FILE,
+): { file: string; version: string } | { file: string; problem: string } | undefined {
   if (!existsSync(file)) return undefined;
   const head = Buffer.alloc(512);
-  const fd = openSync(file, 'r');
-  const read = readSync(fd, head, 0, head.length, 0);
-  closeSync(fd);
+  let read: number;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      read = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    return { file, problem: (err as Error).message.replace(/, \w+(?: '.*')?$/, '') };
+  }
+  const text = new TextDecoder('euc-jp').decode(head.subarray(0, read));
+  const first = text.slice(0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n'));
+  if (!parseEdictLine(first))
+    return { file, problem: read ? 'its first line is not an EDICT line: corrupt?' : 'it is empty' };
   const date = /Created: (\d{4}-\d{2}-\d{2})/.exec(head.toString('latin1', 0, read))?.[1];
   return { file, version: date ?? `${statSync(file).size}b` };
 }
@@ -90,6 +113,7 @@ export function edictTable(file: Buffer): GlossTable {
     add(entry.headword, entry);
     if (entry.reading !== entry.headword) add(entry.reading, entry);
   }
+  if (stored.size === 0) throw new Error('it has no EDICT entries: truncated or corrupt?');
   const glosses = new Map<string, string>();
   for (const [key, list] of stored) glosses.set(key, `[${list.join(',')}]`);
   return { glosses, variants: new Map() };

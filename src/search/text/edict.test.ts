@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   buildSearchIndex,
   createEdictTranslator,
@@ -10,8 +10,10 @@ import {
   encodeEucJp,
   entriesOfIndex,
   findEdict,
+  fullWidthKana,
   indexEdict,
   lazyEdictTranslator,
+  onDictionaryProblem,
   parseEdictLine,
   segmentJapanese,
   withJapanese,
@@ -136,6 +138,12 @@ describe('createEdictTranslator', () => {
     expect(t.gloss('書きます')).toBe('to write down author');
   });
 
+  it('reads half-width katakana as full-width, voiced marks included (ﾉｰﾄ, ｶﾞ)', () => {
+    expect(fullWidthKana('ﾉｰﾄｦ探検 ｶﾞｿﾞｳ ﾊﾟｿｺﾝ｡')).toBe('ノートヲ探検 ガゾウ パソコン。');
+    expect(t.gloss('ﾉｰﾄを読み込む')).toBe(t.gloss('ノートを読み込む'));
+    expect(t.gloss('ﾉｰﾄ')).toBe('notebook laptop');
+  });
+
   it('leaves texts without kana to the other dictionaries', () => {
     expect(t.gloss('探検')).toBe('');
     expect(t.gloss('read a notebook')).toBe('');
@@ -162,6 +170,41 @@ describe('lazyEdictTranslator', () => {
     const t = lazyEdictTranslator(file);
     expect(t.id).toBe('edict@2000-01-02');
     expect(t.gloss('探検します')).toBe('exploration of caves expedition');
+  });
+
+  describe('present but unusable: one warning naming the file and why, and Japanese goes to CC-CEDICT', () => {
+    const cedict: Translator = { id: 'cedict', gloss: () => 'from cedict' };
+    const warnings: string[] = [];
+    beforeAll(() => onDictionaryProblem((m) => warnings.push(m)));
+    afterAll(() => onDictionaryProblem(() => undefined));
+    beforeEach(() => (warnings.length = 0));
+
+    it.each([
+      // A directory where the file should be: it opens, and every read fails (EACCES cannot be
+      // made for root, who runs the CI container).
+      ['unreadable', (f: string) => mkdirSync(f), 'EISDIR: illegal operation on a directory'],
+      [
+        'corrupt',
+        (f: string) => writeFileSync(f, Buffer.from([0xff, 0xfe, 0, 1, 0x0a, 0x80])),
+        'its first line is not an EDICT line: corrupt?',
+      ],
+      ['empty', (f: string) => writeFileSync(f, ''), 'it is empty'],
+      [
+        'truncated after its header',
+        (f: string) => writeFileSync(f, FILE.subarray(0, FILE.indexOf(0x0a) + 1)),
+        'it has no EDICT entries: truncated or corrupt?',
+      ],
+    ])('%s', (name, make, problem) => {
+      const file = join(dir, name.replace(/ /g, '-'));
+      make(file);
+      const t = withJapanese(cedict, lazyEdictTranslator(file));
+      expect(t.gloss('ノートを読み込む')).toBe('from cedict');
+      expect(t.gloss('探検します')).toBe('from cedict');
+      expect(t.id).toBe('cedict');
+      expect(warnings).toEqual([
+        `EDICT ${file} cannot be used (${problem}); Japanese is glossed as without it, by CC-CEDICT`,
+      ]);
+    });
   });
 
   it('glosses nothing, and says so in its id, without the file', () => {
@@ -200,6 +243,8 @@ describe.skipIf(!installed)('EDICT (Debian package installed)', () => {
   it.each([
     ['東京の天気を調べる', 'weather'],
     ['ファイルを読み込みます', 'file'],
+    ['ﾌｧｲﾙを読み込みます', 'file'],
+    ['ｽｸﾘｰﾝｼｮｯﾄを撮る', 'screenshot'],
     ['ウィキペディアで記事を検索する', 'retrieval'],
     ['棒グラフを描いてください', 'draw'],
   ])('%s has %s in its gloss', (text, word) =>

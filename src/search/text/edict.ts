@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { glossOfSenses } from './cedict.js';
 import { isWrittenAs, parseEdictLine, type EdictEntries, type EdictEntry } from './edict-entry.js';
-import { EDICT_FILE, findEdict, openEdictGlossFile } from './edict-file.js';
+import { EDICT_FILE, inspectEdict, openEdictGlossFile } from './edict-file.js';
 import { indexEdict, type EdictIndex } from './edict-index.js';
 import { glossFileDir } from './gloss-file.js';
 import { dictionaryForms, segmentJapanese, type JapaneseWord } from './japanese.js';
-import { NO_TRANSLATOR, type Translator } from './translator.js';
+import { NO_TRANSLATOR, reportDictionaryProblem, type Translator } from './translator.js';
 
 /**
  * Parts of speech of grammar, not content: particles, auxiliaries, the copula, conjunctions, and
@@ -25,6 +25,16 @@ const KANJI = /\p{Script=Han}/u;
 const HIRAGANA = /^\p{Script=Hiragana}+$/u;
 /** A run of Japanese writing: kanji, kana, the long-vowel mark and the iteration marks. */
 const JAPANESE_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ]+/gu;
+/** Half-width katakana and their marks (U+FF61..U+FF9F): EDICT writes every word full-width. */
+const HALF_WIDTH = /[\uFF61-\uFF9F]+/g;
+
+/**
+ * `text` with its half-width katakana made full-width (NFKC on that range alone, so other
+ * characters are left as they are): ｶﾞｿﾞｳ → ガゾウ, the voiced marks ﾞ ﾟ joined to their kana.
+ */
+export function fullWidthKana(text: string): string {
+  return text.replace(HALF_WIDTH, (run) => run.normalize('NFKC'));
+}
 
 /**
  * The word written `surface`, from the entries found under it that it can be (`isWrittenAs`): a
@@ -76,7 +86,7 @@ export function createEdictTranslator(id: string, entriesOf: EdictEntries): Tran
     gloss(text) {
       if (!KANA.test(text)) return '';
       const out: string[] = [];
-      for (const [run] of text.matchAll(JAPANESE_RUN))
+      for (const [run] of fullWidthKana(text).matchAll(JAPANESE_RUN))
         for (const { word } of segmentJapanese(run, lookup)) if (word?.gloss) out.push(word.gloss);
       return out.join(' ');
     },
@@ -103,32 +113,53 @@ function loadEdict(file: string): EdictEntries {
       // an unwritable cache dir: indexed in memory, as before
     }
   }
-  return entriesOfIndex(indexEdict(readFileSync(file)));
+  const index = indexEdict(readFileSync(file));
+  if (!someEntry(index)) throw new Error('it has no EDICT entries: truncated or corrupt?');
+  return entriesOfIndex(index);
+}
+
+/** Whether one of the index's lines is an EDICT entry (the first is, in a sound file). */
+function someEntry(index: EdictIndex): boolean {
+  for (const key of index.keys()) if (index.lookup(key).some((line) => parseEdictLine(line))) return true;
+  return false;
 }
 
 /**
  * The EDICT translator, loaded on the first text with kana (loadEdict); texts without kana never
- * pay for it. Without the file, or if it fails to load, it glosses nothing and its id is 'none'.
+ * pay for it. Without the file its id is 'none' and it glosses nothing; so too when the file is
+ * there but cannot be used (unreadable, truncated, corrupt: found at its first line, or at the
+ * load), which it reports once (`onDictionaryProblem`), so that Japanese goes to CC-CEDICT.
  */
 export function lazyEdictTranslator(file: string = EDICT_FILE): Translator {
   let inner: Translator | undefined;
   let id: string | undefined;
+  const unusable = (problem: string): string => {
+    reportDictionaryProblem(
+      `EDICT ${file} cannot be used (${problem}); Japanese is glossed as without it, by CC-CEDICT`,
+    );
+    inner = NO_TRANSLATOR;
+    return (id = NO_TRANSLATOR.id);
+  };
   return {
     get id() {
-      id ??= ((found) => (found ? `edict@${found.version}` : NO_TRANSLATOR.id))(findEdict(file));
-      return id;
+      if (id !== undefined) return id;
+      const found = inspectEdict(file);
+      if (found && 'problem' in found) return unusable(found.problem);
+      return (id = found ? `edict@${found.version}` : NO_TRANSLATOR.id);
     },
     gloss(text) {
       if (!inner) {
         if (!KANA.test(text)) return '';
-        try {
-          inner =
-            this.id === NO_TRANSLATOR.id ? NO_TRANSLATOR : createEdictTranslator(this.id, loadEdict(file));
-        } catch {
-          inner = NO_TRANSLATOR;
+        if (this.id === NO_TRANSLATOR.id) inner = NO_TRANSLATOR;
+        else {
+          try {
+            inner = createEdictTranslator(this.id, loadEdict(file));
+          } catch (err) {
+            unusable((err as Error).message);
+          }
         }
       }
-      return inner.gloss(text);
+      return inner!.gloss(text);
     },
   };
 }
@@ -144,8 +175,12 @@ export function withJapanese(cedict: Translator, edict: Translator): Translator 
       const ids = [cedict.id, edict.id].filter((i) => i !== NO_TRANSLATOR.id);
       return ids.length ? ids.join('+') : NO_TRANSLATOR.id;
     },
-    gloss: (text) =>
-      KANA.test(text) && edict.id !== NO_TRANSLATOR.id ? edict.gloss(text) : cedict.gloss(text),
+    gloss(text) {
+      if (!KANA.test(text) || edict.id === NO_TRANSLATOR.id) return cedict.gloss(text);
+      const gloss = edict.gloss(text);
+      // EDICT found unusable at its load: this text, and the next, go to CC-CEDICT.
+      return edict.id === NO_TRANSLATOR.id ? cedict.gloss(text) : gloss;
+    },
   };
 }
 

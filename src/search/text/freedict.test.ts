@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   buildSearchIndex,
@@ -8,6 +11,7 @@ import {
   FREEDICT_TRANSLATOR,
   glossWord,
   lazyFreedictTranslator,
+  onDictionaryProblem,
   type SearchDoc,
 } from '../index.js';
 
@@ -87,6 +91,29 @@ describe('lazyFreedictTranslator', () => {
     const t = lazyFreedictTranslator('/nonexistent');
     expect(t.id).toBe('none');
     expect(t.gloss('leer el contenido de un archivo')).toBe('');
+  });
+
+  it('drops a dictionary that fails to open from its id, and reports it once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'carte-freedict-'));
+    const warnings: string[] = [];
+    onDictionaryProblem((m) => warnings.push(m));
+    try {
+      writeFileSync(join(dir, 'freedict-spa-eng.index'), 'archivo\tA\tB\n');
+      writeFileSync(join(dir, 'freedict-spa-eng.dict.dz'), 'not gzip');
+      const t = lazyFreedictTranslator(dir, { spanish: false });
+      expect(t.id).toBe('freedict(spa)');
+      expect(t.gloss('leer el contenido de un archivo')).toBe('');
+      expect(t.gloss('buscar el archivo')).toBe('');
+      expect(t.id).toBe('none');
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^FreeDict .*\/freedict-spa-eng\.index cannot be used \(.+\); spa is not glossed$/,
+        ),
+      ]);
+    } finally {
+      onDictionaryProblem(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

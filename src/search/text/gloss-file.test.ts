@@ -115,19 +115,41 @@ describe('prepareGlossFiles', () => {
     const calls: string[] = [];
     useGlossFiles(cache, { runSync: () => calls.push('runSync') });
     // The build under way writes the file from another thread 150 ms later, as a child process would.
+    let started: () => void = () => undefined;
+    const underWay = new Promise<void>((resolve) => (started = resolve));
     const run = (module: string): Promise<void> =>
       others(module)
         ? Promise.resolve()
         : new Promise((resolve, reject) => {
             const code = `setTimeout(() => { require('node:fs').mkdirSync(${JSON.stringify(cache)}, { recursive: true }); require('node:fs').writeFileSync(${JSON.stringify(path)}, ${JSON.stringify(glossFileText(TABLE))}); }, 150);`;
             new Worker(code, { eval: true }).once('exit', () => resolve()).once('error', reject);
+            started();
           });
     built.length = 0;
     const job = prepareGlossFiles({ run });
+    await underWay; // its turn in the queue has come
     expect(ensureGlossFile(MADE_UP_DICT, cache)).toBe(path);
     expect(calls).toEqual([]);
     expect(built).toEqual([]);
     await job;
+    useGlossFiles(undefined);
+  });
+
+  it('runs the builders one after another, never two at once', async () => {
+    useGlossFiles(join(dir, 'q'));
+    registerDerivedDictionary({ ...MADE_UP_DICT, path: (d: string) => join(d, 'made-up-2.gloss') });
+    let running = 0;
+    const seen: number[] = [];
+    // Every registered dictionary whose file is missing (the two made up; CC-CEDICT, EDICT and
+    // Apertium when installed) "builds" for 30 ms.
+    const run = async (): Promise<void> => {
+      seen.push(++running);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      running--;
+    };
+    await prepareGlossFiles({ run });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...seen)).toBe(1);
     useGlossFiles(undefined);
   });
 

@@ -150,14 +150,27 @@ export interface GlossFileOptions {
   runSync?: (module: string, exportName: string, arg: string) => void;
 }
 
+/** Goes up when a gloss file is built by `prepareGlossFiles`, or the directory changes. */
+let generation = 0;
+
+/**
+ * A number that changes when the gloss files there are may have changed: a translator that uses a
+ * file only once it is built (Apertium's) looks again when it changes, and its id with it.
+ */
+export function glossFilesGeneration(): number {
+  return generation;
+}
+
 /**
  * Where gloss files are kept (the data dir's `dictionaries/`), for this process; undefined (the
- * default) parses dictionaries in memory as before. The translators' ids do not change: the files
- * gloss exactly as the parsed dictionaries do.
+ * default) parses dictionaries in memory as before. CC-CEDICT's and EDICT's ids do not change:
+ * their files gloss exactly as the parsed dictionaries do. Apertium's list exists only as a file,
+ * so without a directory Spanish is glossed by FreeDict alone.
  */
 export function useGlossFiles(dir: string | undefined, options: GlossFileOptions = {}): void {
   cacheDir = dir;
   runSync = options.runSync;
+  generation++;
 }
 
 /**
@@ -183,7 +196,11 @@ export function glossFileDir(): string | undefined {
 }
 
 const preparing = new Map<string, Promise<void>>();
-/** Paths whose build `prepareGlossFiles` has started and not seen end. */
+/**
+ * Paths whose build `prepareGlossFiles` has started and not seen end. A build still waiting in
+ * the queue is not among them: a text that needs its file builds it now (`ensureGlossFile`) rather
+ * than wait for the builds before it, and the queue then skips it.
+ */
 const building = new Set<string>();
 
 /**
@@ -214,38 +231,57 @@ export interface PrepareOptions {
   run: JobRunner;
 }
 
+/** The end of the build queue: a build starts when the one before it has ended. */
+let queueEnd: Promise<void> = Promise.resolve();
+
 /**
  * Build the missing gloss files of the installed dictionaries (the full parse: 1.1..1.6 s and 175 MB
- * at the peak for CC-CEDICT) away from this thread, once per process and path. Never throws: a
- * build that fails there is done here, and one that fails here leaves the dictionary to be parsed
- * in memory on first use, as before.
+ * at the peak for CC-CEDICT) away from this thread, once per process and path, one after another:
+ * CC-CEDICT's, EDICT's and Apertium's builders took about 260, 380 and 180 MB at their peaks, which
+ * a first start paid at once (docs/search.md, "Memory and first-query time"). Never throws: a build
+ * that fails there is done here, and one that fails here leaves the dictionary to be parsed in
+ * memory on first use, as before.
  */
 export async function prepareGlossFiles(options: PrepareOptions): Promise<void> {
   const warn = options.warn ?? (() => undefined);
-  const { run } = options;
   const dir = cacheDir;
   if (dir === undefined) return;
-  await Promise.all(
-    derived.map((d) => {
-      const path = d.path(dir);
-      if (path === undefined || existsSync(path)) return Promise.resolve();
-      let job = preparing.get(path);
-      if (!job) {
-        building.add(path);
-        job = run(d.builder.module, d.builder.exportName, dir).catch((err: unknown) => {
-          warn(`gloss file ${path} not built apart (${(err as Error).message}); building it here`);
-          try {
-            d.build(dir);
-          } catch (e) {
-            warn(`gloss file ${path} not built: ${(e as Error).message}`);
-          }
-        });
-        job = job.finally(() => building.delete(path));
-        preparing.set(path, job);
-      }
-      return job;
-    }),
-  );
+  const jobs: Promise<void>[] = [];
+  for (const d of derived) {
+    const path = d.path(dir);
+    if (path === undefined || existsSync(path)) continue;
+    let job = preparing.get(path);
+    if (!job) {
+      job = queueEnd.then(() => buildApart(d, { dir, path, run: options.run, warn }));
+      queueEnd = job;
+      preparing.set(path, job);
+    }
+    jobs.push(job);
+  }
+  await Promise.all(jobs);
+}
+
+/** One queued build: skipped if the file appeared while it waited (built on demand, `ensureGlossFile`). */
+async function buildApart(
+  d: DerivedDictionary,
+  at: { dir: string; path: string; run: JobRunner; warn: (message: string) => void },
+): Promise<void> {
+  const { dir, path, warn } = at;
+  if (existsSync(path)) return;
+  building.add(path);
+  try {
+    await at.run(d.builder.module, d.builder.exportName, dir);
+  } catch (err) {
+    warn(`gloss file ${path} not built apart (${(err as Error).message}); building it here`);
+    try {
+      d.build(dir);
+    } catch (e) {
+      warn(`gloss file ${path} not built: ${(e as Error).message}`);
+    }
+  } finally {
+    building.delete(path);
+    if (existsSync(path)) generation++;
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   glossOfSenses,
   lazyCedictTranslator,
   NO_TRANSLATOR,
+  onDictionaryProblem,
   type GlossDictionary,
   type SearchDoc,
 } from '../index.js';
@@ -73,10 +74,28 @@ describe('lazyCedictTranslator', () => {
         throw new Error('corrupt data');
       },
     ],
-  ])('glosses nothing when the dictionary %s', (_, load) => {
+  ])('glosses nothing, and says so in its id, when the dictionary %s', (_, load) => {
     const t = lazyCedictTranslator({ id: 'test', load });
     expect(t.gloss('天气')).toBe('');
     expect(t.gloss('天气')).toBe('');
+    expect(t.id).toBe('none');
+  });
+
+  it('reports a dictionary that fails to load, once', () => {
+    const warnings: string[] = [];
+    onDictionaryProblem((m) => warnings.push(m));
+    const t = lazyCedictTranslator({
+      id: 'test',
+      load: () => {
+        throw new Error('Unexpected end of JSON input');
+      },
+    });
+    t.gloss('天气');
+    t.gloss('城市');
+    onDictionaryProblem(() => undefined);
+    expect(warnings).toEqual([
+      'CC-CEDICT cannot be used (Unexpected end of JSON input); Chinese is not glossed',
+    ]);
   });
 });
 

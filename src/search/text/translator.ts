@@ -11,6 +11,22 @@ export interface Translator {
   gloss(text: string): string;
 }
 
+let tellProblem: (message: string) => void = () => undefined;
+
+/**
+ * Where a dictionary that is installed but cannot be used says so, once, naming its file and the
+ * reason (the gateway passes its logger's warn); default: nowhere. Process-wide, as the
+ * translators of RANKER_DEFAULTS are.
+ */
+export function onDictionaryProblem(warn: (message: string) => void): void {
+  tellProblem = warn;
+}
+
+/** Tells the listener of `onDictionaryProblem`. */
+export function reportDictionaryProblem(message: string): void {
+  tellProblem(message);
+}
+
 /** The translator that glosses nothing. */
 export const NO_TRANSLATOR: Translator = { id: 'none', gloss: () => '' };
 
