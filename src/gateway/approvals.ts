@@ -82,7 +82,17 @@ export async function listApprovals(ctx: CallerContext, site: ApprovalSite): Pro
     createdAt: p.createdAt,
     problems: config === undefined ? [] : proposalProblems(pending, config, p, site.configPath),
   }));
-  return { proposals, quarantined: await describeQuarantine(site.store) };
+  const servers = operatedServers(ctx, site.gateway);
+  const quarantined = (await describeQuarantine(site.store)).filter((q) => servers.has(q.server));
+  return { proposals, quarantined };
+}
+
+/**
+ * The servers the caller's project operates: another project's quarantined tools are neither
+ * listed nor released (they answer as tools not held). The local operator operates every server.
+ */
+function operatedServers(ctx: CallerContext, gateway: Gateway): Set<string> {
+  return new Set(gateway.listServers(ctx).map((s) => s.id));
 }
 
 /**
@@ -169,11 +179,33 @@ export async function approveQuarantinedTool(
     key,
     run: async () => {
       requireScope(ctx, 'admin', 'approving a quarantined tool');
+      await heldInProject(ctx, site, key);
       const approved = await approveTool(site.store, key);
       await site.gateway.catalogChangedHere(); // other processes hear of it from the store
       return approved;
     },
     done: (t) => `quarantine release ${t.key} (${t.kind}): pinned to ${t.pinHash.slice(0, 12)}`,
+  });
+}
+
+/** Refuses a key that is not quarantined among the caller's project's servers, naming the ones that are. */
+async function heldInProject(
+  ctx: CallerContext,
+  site: Pick<ApprovalSite, 'store' | 'gateway'>,
+  key: string,
+): Promise<void> {
+  const servers = operatedServers(ctx, site.gateway);
+  const held = (await describeQuarantine(site.store)).filter((q) => servers.has(q.server)).map((q) => q.key);
+  if (held.includes(key)) return;
+  const hint =
+    held.length === 0
+      ? 'no tool is'
+      : `quarantined: ${held
+          .slice(0, 5)
+          .map((k) => quote(k))
+          .join(', ')}${held.length > 5 ? `, and ${held.length - 5} more` : ''}`;
+  throw new CarteError('bad_input', `tool ${quote(key)} is not quarantined; ${hint}`, {
+    details: { key, quarantined: held },
   });
 }
 

@@ -294,15 +294,44 @@ describe('approvals over HTTP', () => {
     ]);
   }, 60_000);
 
-  it("names only the project's quarantined tools", async () => {
-    const r = await api(tokens.alphaAdmin, '/api/v1/approvals/tools/pages/page_tool_1/approve', {
-      method: 'POST',
+  it("lists and releases only the project's quarantined tools, each decision an admin row", async () => {
+    // Held on beta's server: alpha neither sees it nor may release it.
+    await store.trust.putQuarantine({
+      key: 'pages/page_tool_1',
+      serverId: 'pages',
+      kind: 'drift',
+      reason: 'changed since it was approved',
+      findings: [],
+      since: Date.now(),
     });
+    const path = '/api/v1/approvals/tools/pages/page_tool_1/approve';
+    expect((await api(tokens.alphaAdmin, '/api/v1/approvals')).body.quarantined).toEqual([]);
+    const r = await api(tokens.alphaAdmin, path, { method: 'POST' });
     expect(r.status).toBe(400);
     expect(r.body.error).toEqual({
       code: 'bad_input',
       message: 'tool "pages/page_tool_1" is not quarantined; no tool is',
     });
+    const listed = await api(tokens.betaAdmin, '/api/v1/approvals');
+    expect(listed.body.quarantined.map((q: { key: string }) => q.key)).toEqual(['pages/page_tool_1']);
+    const released = await api(tokens.betaAdmin, path, { method: 'POST' });
+    expect(released).toMatchObject({ status: 200, body: { key: 'pages/page_tool_1', kind: 'drift' } });
+    type Row = { kind: string; key: string | null; outcome: string; detail: string };
+    const rows = async (token: string) =>
+      ((await api(token, '/api/v1/audit?since=1h&limit=500')).body.rows as Row[])
+        .filter((row) => row.kind === 'admin' && row.key === 'pages/page_tool_1')
+        .map((row) => [row.outcome, row.detail.replace(/tok_\w+/, 'tok_X')]);
+    expect(await rows(tokens.alphaAdmin!)).toEqual([
+      ['bad_input', 'quarantine release "pages/page_tool_1"; by token tok_X'],
+    ]);
+    expect(await rows(tokens.betaAdmin!)).toEqual([
+      [
+        'ok',
+        expect.stringMatching(
+          /^quarantine release pages\/page_tool_1 \(drift\): pinned to \w{12}; by token tok_X$/,
+        ),
+      ],
+    ]);
   });
 
   it('refuses to approve when Carte has no config file (the bundled demo)', async () => {
