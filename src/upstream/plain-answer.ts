@@ -1,6 +1,7 @@
 // What plain tools/call paths (plain-calls.ts over stdio, plain-http.ts over Streamable HTTP) share:
 // a response's shape checked as the SDK's JSON-RPC schema would, and its result checked with the
-// negotiated era's own codec, so a result (or its failure) reads exactly as through the SDK.
+// negotiated era's own codec, so a result (or its failure) reads exactly as through the SDK; the
+// request's params and its timeout and abort errors, as the SDK makes them.
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { CallCodec } from './wire-codec.js';
 
@@ -47,3 +48,22 @@ export const asError = (err: unknown): Error => (err instanceof Error ? err : ne
 
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** tools/call params as the SDK sends them: with a progress callback, the request id is the progress token. */
+export function withProgressToken(
+  params: Record<string, unknown>,
+  id: number,
+  wanted: boolean,
+): Record<string, unknown> {
+  return wanted
+    ? { ...params, _meta: { ...(params._meta as object | undefined), progressToken: id } }
+    : params;
+}
+
+/** The SDK's error for a call its signal aborted. */
+export const abortedError = (signal: AbortSignal): SdkError =>
+  new SdkError(SdkErrorCode.RequestTimeout, String(signal.reason));
+
+/** The SDK's error for a call past its timeout (ms). */
+export const timedOutError = (timeout: number): SdkError =>
+  new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout });

@@ -8,7 +8,16 @@
 // the SDK's own types (SdkError, ProtocolError), so mapUpstreamError explains them as before.
 import { type Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client';
 import { installLineReader, LineReader } from './line-reader.js';
-import { asError, checkedResult, isObject, responseOf, type Answer } from './plain-answer.js';
+import {
+  abortedError,
+  asError,
+  checkedResult,
+  isObject,
+  responseOf,
+  timedOutError,
+  withProgressToken,
+  type Answer,
+} from './plain-answer.js';
 import { wireCodec, type CallCodec } from './wire-codec.js';
 import type { CallOptions, ProgressUpdate } from './types.js';
 
@@ -86,22 +95,15 @@ export class PlainCalls {
    */
   call(params: Record<string, unknown>, options: CallOptions): Promise<Record<string, unknown>> {
     const { signal, onProgress } = options;
-    if (signal?.aborted)
-      return Promise.reject(new SdkError(SdkErrorCode.RequestTimeout, String(signal.reason)));
+    if (signal?.aborted) return Promise.reject(abortedError(signal));
     const id = this.nextId();
     this.sent++;
-    const body = onProgress
-      ? { ...params, _meta: { ...(params._meta as object | undefined), progressToken: id } }
-      : params;
+    const body = withProgressToken(params, id, onProgress !== undefined);
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const onAbort = () =>
-        this.cancel(id, new SdkError(SdkErrorCode.RequestTimeout, String(signal!.reason)));
+      const onAbort = () => this.cancel(id, abortedError(signal!));
       const done = () => signal?.removeEventListener('abort', onAbort);
       const timeout = options.timeoutMs;
-      const timer = setTimeout(
-        () => this.cancel(id, new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })),
-        timeout,
-      );
+      const timer = setTimeout(() => this.cancel(id, timedOutError(timeout)), timeout);
       this.pending.set(id, {
         resolve: (r) => (done(), resolve(r)),
         reject: (e) => (done(), reject(e)),

@@ -17,7 +17,15 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { asError, checkedResult, isObject, responseOf } from './plain-answer.js';
+import {
+  abortedError,
+  asError,
+  checkedResult,
+  isObject,
+  responseOf,
+  timedOutError,
+  withProgressToken,
+} from './plain-answer.js';
 import { LEGACY_WIRE_ERA, progressOf } from './plain-calls.js';
 import { SseReader } from './sse-reader.js';
 import { wireCodec, type CallCodec } from './wire-codec.js';
@@ -77,14 +85,10 @@ export class PlainHttpCalls {
   /** Sends one tools/call; settles with the checked result or the SDK's error for the failure. */
   call(params: Record<string, unknown>, options: CallOptions): Promise<Record<string, unknown>> {
     const { signal, onProgress } = options;
-    if (signal?.aborted)
-      return Promise.reject(new SdkError(SdkErrorCode.RequestTimeout, String(signal.reason)));
+    if (signal?.aborted) return Promise.reject(abortedError(signal));
     const id = this.nextId();
     this.sent++;
-    // As the SDK does: the progress token is the request id.
-    const withToken = onProgress
-      ? { ...params, _meta: { ...(params._meta as object | undefined), progressToken: id } }
-      : params;
+    const withToken = withProgressToken(params, id, onProgress !== undefined);
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: METHOD, params: withToken });
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -111,11 +115,8 @@ export class PlainHttpCalls {
           .catch(() => undefined);
       };
       const timeout = options.timeoutMs;
-      const timer = setTimeout(
-        () => cancel(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout })),
-        timeout,
-      );
-      const onAbort = () => cancel(new SdkError(SdkErrorCode.RequestTimeout, String(signal!.reason)));
+      const timer = setTimeout(() => cancel(timedOutError(timeout)), timeout);
+      const onAbort = () => cancel(abortedError(signal!));
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (err) => settle(asError(err)));
       const progress = (message: Record<string, unknown>) => {
