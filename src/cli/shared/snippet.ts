@@ -6,7 +6,7 @@ import type { ConfigSource } from '../../config/index.js';
  * entry, `npm start`, the unit or agent `carte service install` writes). V8 sizes its young
  * generation when the process starts, so `v8.setFlagsFromString` cannot do it later; capped at
  * 4 MiB per semi-space, a `carte serve` on the 7k-tool catalog rests at 133 MiB instead of 152,
- * at no measured CPU cost (docs/benchmarks.md, "Memory at scale").
+ * at no measured CPU cost (docs/benchmarks.md, `bench:core` (c)).
  */
 export const SERVE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
