@@ -67,6 +67,7 @@ export { addServerToFile, removeServerFromFile, writeAtomically } from './edit/e
 export { CLIENT_IDS, CLIENTS, clientSpec, type ClientId, type ClientSpec } from './clients/client-table.js';
 export {
   CARTE_ENTRY_ID,
+  carteEntryIn,
   digest,
   planInstall,
   type InstallInput,

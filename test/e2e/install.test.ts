@@ -159,6 +159,11 @@ describe('carte install, the edges a person meets', () => {
     const sha = (t: string) => createHash('sha256').update(t).digest('hex');
     writeFileSync(recordPath, JSON.stringify({ ...record, installedDigest: sha(old) }));
 
+    const doctor = async () =>
+      (await carte(home, ['doctor'])).stdout.split('\n').find((l) => l.includes('client cursor'));
+    expect(await doctor()).toMatch(
+      /starts Carte otherwise .*`carte install --client cursor --refresh` rewrites it$/,
+    );
     const stale = await carte(home, ['install', '--client', 'cursor']);
     expect(stale.code).toBe(0);
     expect(stale.stdout).toContain(
@@ -176,6 +181,7 @@ describe('carte install, the edges a person meets', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`rewrote the "carte" entry in ${home.file('cursor')}; restart Cursor\n`);
     expect(readFileSync(home.file('cursor'), 'utf8')).toBe(fresh);
+    expect(await doctor()).toMatch(/starts this Carte$/);
     const u = await carte(home, ['uninstall', '--client', 'cursor']);
     expect(u.stdout).toContain('as it was before install (byte for byte)');
     expect(readFileSync(home.file('cursor'), 'utf8')).toBe(CLIENTS.cursor!.text);

@@ -109,6 +109,12 @@ function planExisting(input: InstallInput, existing: unknown): InstallPlan {
   };
 }
 
+/** The client's `carte` entry as it stands in its file (undefined: none); CarteError when the file does not parse. */
+export function carteEntryIn(spec: ClientSpec, clientPath: string, clientText: string): unknown {
+  const section = parseClientJson(clientPath, clientText)[spec.section];
+  return isRecord(section) ? section[CARTE_ENTRY_ID] : undefined;
+}
+
 /** A digest of text or of an entry, to tell later whether it changed. */
 export function digest(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
