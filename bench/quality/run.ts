@@ -1,6 +1,8 @@
 // Retrieval-quality bench: `npx tsx bench/quality/run.ts [--data DIR] [--systems a,b] [--sets x,y] [--ablations]
-// [--gloss-files DIR]` (dictionaries read from gloss files kept in DIR, as `carte` does; default: parsed in memory).
+// [--gloss-files DIR]` (dictionaries read from gloss files kept in DIR, as `carte` does; default: the user's cache dir,
+// as `carte`'s; CARTE_GLOSS_FILES=off parses them in memory, without Apertium's Spanish list).
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { categoryReport } from './categories.js';
@@ -9,6 +11,7 @@ import { BuildCache, evaluate, type Row } from './evaluate.js';
 import { decisionTable, jsonReport, markdownTable } from './report.js';
 import { loadSets } from './sets.js';
 import { ABLATION_SYSTEMS, MAIN_SYSTEMS } from './systems.js';
+import { resolveCacheDir } from '../../src/config/index.js';
 import { prepareGlossFiles, useGlossFiles } from '../../src/search/index.js';
 import { runNodeJob, runNodeJobSync } from '../../src/upstream/index.js';
 
@@ -21,7 +24,12 @@ function flag(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const dir = requireBenchDir(resolve(root, flag('data') ?? '../shared/bench'));
-  const glossFiles = flag('gloss-files');
+  // What `carte` reads by default (src/cli/shared/app.ts), so the figures are the ones users get.
+  const place = { env: process.env, platform: process.platform, home: homedir() };
+  const glossFiles =
+    process.env.CARTE_GLOSS_FILES === 'off'
+      ? undefined
+      : (flag('gloss-files') ?? join(resolveCacheDir(place), 'dictionaries'));
   // As `carte sync` does: the missing files are built first, in child processes (Apertium's only
   // there, with lt-print, and only then used; run `npm run build` first).
   if (glossFiles) {
