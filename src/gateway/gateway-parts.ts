@@ -165,5 +165,5 @@ export async function closeParts(
  * "Memory and first-query time"); a search never waits for them.
  */
 export function prepareDictionaries(logger: Logger): Promise<void> {
-  return prepareGlossFiles({ warn: (m) => logger.warn(m), run: runNodeJob });
+  return prepareGlossFiles({ warn: (m) => logger.warn(m), info: (m) => logger.info(m), run: runNodeJob });
 }

@@ -87,9 +87,16 @@ describe('prepareGlossFiles', () => {
       writeGlossFile(join(arg, 'made-up.gloss'), TABLE, 'made-up.');
       return Promise.resolve();
     };
-    await Promise.all([prepareGlossFiles({ run }), prepareGlossFiles({ run })]);
-    await prepareGlossFiles({ run });
+    const said: string[] = [];
+    const info = (m: string) => said.push(m.replace(/ in \d+ ms$/, ' in N ms'));
+    await Promise.all([prepareGlossFiles({ run, info }), prepareGlossFiles({ run, info })]);
+    await prepareGlossFiles({ run, info });
     expect(runs).toEqual([`file:///nowhere/made-up.js build ${cache}`]);
+    const path = join(cache, 'made-up.gloss');
+    expect(said.filter((m) => m.includes('made-up'))).toEqual([
+      `building gloss file ${path} (once per dictionary version)`,
+      `built gloss file ${path} in N ms`,
+    ]);
     expect(readFileSync(join(cache, 'made-up.gloss'), 'utf8')).toBe(glossFileText(TABLE));
     expect(built).toEqual([]);
   });

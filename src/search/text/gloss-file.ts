@@ -224,6 +224,8 @@ export type JobRunner = (module: string, exportName: string, arg: string) => Pro
 export interface PrepareOptions {
   /** Told when a file cannot be built away from this thread, or at all. */
   warn?: (message: string) => void;
+  /** Told when a build starts and when it ends, with its time: a first start's wait, explained. */
+  info?: (message: string) => void;
   /**
    * Where a build runs: the gateway passes a child process, whose memory all goes back when it
    * ends (a worker thread's left 9..26 MiB behind: docs/search.md).
@@ -252,7 +254,8 @@ export async function prepareGlossFiles(options: PrepareOptions): Promise<void> 
     if (path === undefined || existsSync(path)) continue;
     let job = preparing.get(path);
     if (!job) {
-      job = queueEnd.then(() => buildApart(d, { dir, path, run: options.run, warn }));
+      const info = options.info ?? (() => undefined);
+      job = queueEnd.then(() => buildApart(d, { dir, path, run: options.run, warn, info }));
       queueEnd = job;
       preparing.set(path, job);
     }
@@ -264,11 +267,19 @@ export async function prepareGlossFiles(options: PrepareOptions): Promise<void> 
 /** One queued build: skipped if the file appeared while it waited (built on demand, `ensureGlossFile`). */
 async function buildApart(
   d: DerivedDictionary,
-  at: { dir: string; path: string; run: JobRunner; warn: (message: string) => void },
+  at: {
+    dir: string;
+    path: string;
+    run: JobRunner;
+    warn: (message: string) => void;
+    info: (message: string) => void;
+  },
 ): Promise<void> {
-  const { dir, path, warn } = at;
+  const { dir, path, warn, info } = at;
   if (existsSync(path)) return;
   building.add(path);
+  const started = performance.now();
+  info(`building gloss file ${path} (once per dictionary version)`);
   try {
     await at.run(d.builder.module, d.builder.exportName, dir);
   } catch (err) {
@@ -280,7 +291,10 @@ async function buildApart(
     }
   } finally {
     building.delete(path);
-    if (existsSync(path)) generation++;
+    if (existsSync(path)) {
+      generation++;
+      info(`built gloss file ${path} in ${Math.round(performance.now() - started)} ms`);
+    }
   }
 }
 
