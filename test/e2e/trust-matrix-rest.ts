@@ -57,10 +57,26 @@ export function describeRestMatrix(world: () => RestMatrixWorld): void {
         if (tries === 300) throw new Error('the ended sessions were not recorded within 30 s');
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
+      // One tool held in each project (after the calls above): /approvals must name only its own.
+      for (const p of w.projects) {
+        const server = PROJECT_SERVERS[p][0];
+        const tool = (await w.store.tools.listByServer(server))[0]!;
+        held[p] = `${server}/${tool.name}`;
+        await w.store.trust.putQuarantine({
+          key: held[p],
+          serverId: server,
+          kind: 'drift',
+          reason: 'changed since it was approved',
+          findings: [],
+          since: Date.now(),
+        });
+      }
     }, 60_000);
     afterAll(async () => {
+      await w?.store.trust.release(Object.values(held));
       await app?.close();
     });
+    const held: Record<string, string> = {};
 
     /** What `project` may not be shown: the other project's servers and token ids, and every secret. */
     function forbidden(project: ProjectId, otherTokenIds: Set<string>): string[] {
@@ -110,7 +126,12 @@ export function describeRestMatrix(world: () => RestMatrixWorld): void {
       }
       const other = c.project === 'alpha' ? 'beta' : 'alpha';
       const tool = encodeURIComponent(OWN_CALLS[c.project][0]);
-      const routes = [`/audit?tool=${tool}&limit=1000`, `/audit/export?tool=${tool}`, '/tokens'];
+      const routes = [
+        `/audit?tool=${tool}&limit=1000`,
+        `/audit/export?tool=${tool}`,
+        '/tokens',
+        '/approvals',
+      ];
       if (c.scope !== 'admin') {
         for (const path of routes) expect((await get(token, path)).status, path).toBe(403);
         const made = await get(token, '/tokens', {
@@ -135,6 +156,20 @@ export function describeRestMatrix(world: () => RestMatrixWorld): void {
         const tokens = (JSON.parse(listed.text) as { tokens: { project: string }[] }).tokens;
         expect(tokens.length).toBeGreaterThan(0);
         expect(tokens.every((t) => t.project === c.project)).toBe(true);
+        // Quarantined tools: its own is listed, the other project's is neither listed nor released.
+        const approvals = await get(token, routes[3]!);
+        shown.push(approvals.text);
+        const quarantined = (JSON.parse(approvals.text) as { quarantined: { key: string }[] }).quarantined;
+        expect(quarantined.map((q) => q.key)).toEqual([held[c.project]]);
+        const release = await get(token, `/approvals/tools/${held[other]!}/approve`, { method: 'POST' });
+        // Its error quotes the key the caller typed, and names no held tool of the other project.
+        expect(JSON.parse(release.text)).toEqual({
+          error: {
+            code: 'bad_input',
+            message: `tool "${held[other]!}" is not quarantined; quarantined: "${held[c.project]!}"`,
+          },
+        });
+        expect(await w.store.trust.getQuarantine(held[other]!)).toBeDefined();
         expect((await get(token, `/audit?project=${other}`)).status).toBe(403);
         expect((await get(token, `/audit/export?project=${other}`)).status).toBe(403);
         // Another project's token answers as an unknown id and keeps working.
