@@ -14,7 +14,7 @@ import {
   type Problem,
   type ServerInput,
 } from '../config/index.js';
-import { CarteError, quote, toCarteError } from '../errors.js';
+import { CarteError, quote } from '../errors.js';
 import {
   approveTool,
   describeQuarantine,
@@ -25,8 +25,7 @@ import { compileRules } from '../policy/index.js';
 import type { Proposal, Store } from '../store/index.js';
 import { callerLabel, type CallerContext } from './access/context.js';
 import type { Gateway } from './gateway.js';
-import type { AuditEvent } from './trust/audit.js';
-import { actor } from './token-admin.js';
+import { auditedAdminAct } from './trust/admin-act.js';
 import { serversFromConfig } from './from-config.js';
 import { projectsFromConfig } from './access/projects.js';
 import { requireScope } from './access/scopes.js';
@@ -106,12 +105,14 @@ export async function approveProposal(
   id: string,
   by: string = decider(ctx),
 ): Promise<ApprovedProposal> {
-  const done = (r: ApprovedProposal) =>
-    `proposal approve ${r.id}: server ${quote(r.server)} written to ${r.configPath}${r.sync?.status === 'failed' ? ' (its first discovery failed)' : ''}`;
-  return auditedDecision(ctx, site, {
+  const failed = (r: ApprovedProposal) =>
+    r.sync?.status === 'failed' ? ' (its first discovery failed)' : '';
+  return auditedAdminAct({ store: site.store, audit: site.gateway.audit }, ctx, {
     asked: `proposal approve ${quote(id, 40)}`,
     run: () => approve(ctx, site, id, by),
-    done,
+    done: (r) => ({
+      detail: `proposal approve ${r.id}: server ${quote(r.server)} written to ${r.configPath}${failed(r)}`,
+    }),
   });
 }
 
@@ -156,7 +157,7 @@ export async function rejectProposal(
   id: string,
   by: string = decider(ctx),
 ): Promise<{ id: string; server: string }> {
-  return auditedDecision(ctx, site, {
+  return auditedAdminAct({ store: site.store, audit: site.gateway.audit }, ctx, {
     asked: `proposal reject ${quote(id, 40)}`,
     run: async () => {
       requireScope(ctx, 'admin', 'rejecting a proposal');
@@ -164,7 +165,7 @@ export async function rejectProposal(
       await site.store.proposals.decide(id, 'rejected', by);
       return { id, server: p.serverId };
     },
-    done: (r) => `proposal reject ${r.id}: server ${quote(r.server)}`,
+    done: (r) => ({ detail: `proposal reject ${r.id}: server ${quote(r.server)}` }),
   });
 }
 
@@ -174,7 +175,7 @@ export async function approveQuarantinedTool(
   site: Pick<ApprovalSite, 'store' | 'gateway'>,
   key: string,
 ): Promise<ApprovedTool> {
-  return auditedDecision(ctx, site, {
+  return auditedAdminAct({ store: site.store, audit: site.gateway.audit }, ctx, {
     asked: `quarantine release ${quote(key, 120)}`,
     key,
     run: async () => {
@@ -184,7 +185,7 @@ export async function approveQuarantinedTool(
       await site.gateway.catalogChangedHere(); // other processes hear of it from the store
       return approved;
     },
-    done: (t) => `quarantine release ${t.key} (${t.kind}): pinned to ${t.pinHash.slice(0, 12)}`,
+    done: (t) => ({ detail: `quarantine release ${t.key} (${t.kind}): pinned to ${t.pinHash.slice(0, 12)}` }),
   });
 }
 
@@ -207,41 +208,6 @@ async function heldInProject(
   throw new CarteError('bad_input', `tool ${quote(key)} is not quarantined; ${hint}`, {
     details: { key, quarantined: held },
   });
-}
-
-/**
- * Runs one decision and writes its `admin` audit row (docs/security.md, "Admin rows"): what was
- * decided and by whom; a bearer's refused attempt too, with its error code as the outcome. The
- * local user's refused attempts (a typo in `carte approve`) are not security events.
- */
-async function auditedDecision<T>(
-  ctx: CallerContext,
-  site: Pick<ApprovalSite, 'store' | 'gateway'>,
-  act: { asked: string; key?: string; run: () => Promise<T>; done: (result: T) => string },
-): Promise<T> {
-  const start = performance.now();
-  const write = async (detail: string, outcome: AuditEvent['outcome']) => {
-    const by = await actor(site.store, ctx);
-    const durationMs = performance.now() - start;
-    const key = act.key === undefined ? {} : { key: act.key, server: act.key.split('/')[0]! };
-    site.gateway.audit.event(ctx, {
-      kind: 'admin',
-      ...key,
-      detail: `${detail}; by ${by}`,
-      outcome,
-      durationMs,
-    });
-  };
-  let result: T;
-  try {
-    result = await act.run();
-  } catch (err) {
-    if (ctx.tokenId !== undefined || ctx.subject !== undefined)
-      await write(act.asked, toCarteError(err).code);
-    throw err;
-  }
-  await write(act.done(result), 'ok');
-  return result;
 }
 
 /** Why a proposal cannot be approved against this config: the checks re-run (deny may have changed) and id clashes. */

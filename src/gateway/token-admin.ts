@@ -4,8 +4,7 @@
 // (`carte token`) and the REST API (`/api/v1/tokens`, which the web menu's Tokens page uses) call
 // these, so no face makes or ends a token unrecorded. A bearer's refused attempt is recorded too,
 // with its error code as the outcome: a leaked token trying to mint a successor leaves a trace.
-import { quote, toCarteError } from '../errors.js';
-import type { Store } from '../store/index.js';
+import { quote } from '../errors.js';
 import { localCaller, type CallerContext } from './access/context.js';
 import {
   createProjectToken,
@@ -17,13 +16,10 @@ import {
   type CreateTokenInput,
   type TokenInfo,
 } from './access/tokens.js';
-import type { AuditEvent, AuditLog } from './trust/audit.js';
+import { auditedAdminAct, type AdminSite } from './trust/admin-act.js';
 
 /** Where tokens are made and ended: the store that holds them and the audit log that records it. */
-export interface TokenSite {
-  store: Store;
-  audit: AuditLog;
-}
+export type TokenSite = AdminSite;
 
 /** What a revocation did: the token, and whether this call revoked it (false: it already was). */
 export interface RevokedToken {
@@ -37,7 +33,7 @@ export function createTokenAudited(
   input: CreateTokenInput,
   now: number,
 ): Promise<CreatedToken> {
-  return recorded(site, localCaller(input.project), {
+  return tokenAct(site, localCaller(input.project), {
     verb: 'create',
     asked: askedCreate(input, now),
     run: () => createToken(site.store, input, now),
@@ -52,7 +48,7 @@ export function createProjectTokenAudited(
   input: Omit<CreateTokenInput, 'project' | 'projects'>,
   now: number,
 ): Promise<CreatedToken> {
-  return recorded(site, caller, {
+  return tokenAct(site, caller, {
     verb: 'create',
     asked: askedCreate({ ...input, project: caller.projectId }, now),
     run: () => createProjectToken(site.store, caller, input, now),
@@ -63,7 +59,7 @@ export function createProjectTokenAudited(
 /** Revokes a token by id or by its secret as the local operator (`carte token revoke`), audited. */
 export function revokeTokenAudited(site: TokenSite, idOrToken: string, now: number): Promise<RevokedToken> {
   // The row's project is the revoked token's (`recorded`): the local user acts in every project.
-  return recorded(site, localCaller('default'), {
+  return tokenAct(site, localCaller('default'), {
     verb: 'revoke',
     asked: askedRevoke(idOrToken),
     run: () => revokeToken(site.store, idOrToken, now),
@@ -78,7 +74,7 @@ export function revokeProjectTokenAudited(
   id: string,
   now: number,
 ): Promise<RevokedToken> {
-  return recorded(site, caller, {
+  return tokenAct(site, caller, {
     verb: 'revoke',
     asked: askedRevoke(id),
     run: () => revokeProjectToken(site.store, caller, id, now),
@@ -86,46 +82,32 @@ export function revokeProjectTokenAudited(
   });
 }
 
-interface TokenAct<T> {
-  verb: 'create' | 'revoke';
-  /** What was asked, for a refused attempt's row: never a secret. */
-  asked: string;
-  run: () => Promise<T>;
-  /** The token the act was about, and a note on how it went. */
-  done: (result: T) => { token: TokenInfo; note?: string };
-}
-
-/** Runs one token act and writes its `admin` row, whether it worked or was refused. */
-async function recorded<T>(site: TokenSite, caller: CallerContext, act: TokenAct<T>): Promise<T> {
-  const start = performance.now();
-  const event = async (ctx: CallerContext, what: string, outcome: AuditEvent['outcome']) => {
-    const detail = `token ${act.verb} ${what}; by ${await actor(site.store, caller)}`;
-    site.audit.event(ctx, { kind: 'admin', detail, outcome, durationMs: performance.now() - start });
-  };
-  let result: T;
-  try {
-    result = await act.run();
-  } catch (err) {
-    // The local operator's refused attempts (a typo in `carte token`) are not security events.
-    if (!isLocal(caller)) await event(caller, act.asked, toCarteError(err).code);
-    throw err;
-  }
-  const { token, note } = act.done(result);
-  // The local user acts in every project: its row goes to the token's, where that project's admins see it.
-  const ctx = isLocal(caller) ? localCaller(token.project) : caller;
-  await event(ctx, `${describeToken(token)}${note === undefined ? '' : ` (${note})`}`, 'ok');
-  return result;
-}
-
-/** The local user (the CLI): no bearer of any kind. */
-function isLocal(caller: CallerContext): boolean {
-  return caller.tokenId === undefined && caller.subject === undefined;
-}
-
 /** `tok_1a2b3c4d "ci" in project "web": scopes call, search; expires 2026-12-27T10:50:00Z`. */
 function describeToken(t: TokenInfo): string {
   const name = t.name === null ? '' : ` ${quote(t.name)}`;
   return `${t.id}${name} in project ${quote(t.project)}: scopes ${t.scopes.join(', ')}; expires ${isoOrNever(t.expiresAt)}`;
+}
+
+/** One token act, audited: its row names the token, and a local operator's row goes to the token's project. */
+function tokenAct<T>(
+  site: TokenSite,
+  caller: CallerContext,
+  act: {
+    verb: 'create' | 'revoke';
+    asked: string;
+    run: () => Promise<T>;
+    done: (result: T) => { token: TokenInfo; note?: string };
+  },
+): Promise<T> {
+  return auditedAdminAct(site, caller, {
+    asked: `token ${act.verb} ${act.asked}`,
+    run: act.run,
+    done: (result) => {
+      const { token, note } = act.done(result);
+      const detail = `token ${act.verb} ${describeToken(token)}${note === undefined ? '' : ` (${note})`}`;
+      return { detail, project: token.project };
+    },
+  });
 }
 
 function revokedDetail(r: RevokedToken): { token: TokenInfo; note?: string } {
@@ -150,17 +132,6 @@ function askedCreate(input: CreateTokenInput, now: number): string {
 /** A revocation's target as asked: the id, or "by its secret" (the secret itself is never written). */
 function askedRevoke(idOrToken: string): string {
   return idOrToken.startsWith(TOKEN_PREFIX) ? 'by its secret' : quote(idOrToken, 40);
-}
-
-/** Who acted: `token tok_… "name"`, the login link's token, an identity provider's subject, or the CLI. */
-export async function actor(store: Store, caller: CallerContext): Promise<string> {
-  const id = caller.tokenId;
-  if (id !== undefined) {
-    if (id.startsWith('login_')) return `token ${id} (the login link)`;
-    const row = await store.tokens.get(id).catch(() => undefined);
-    return row?.name == null ? `token ${id}` : `token ${id} ${quote(row.name)}`;
-  }
-  return caller.subject === undefined ? 'the CLI' : `subject ${quote(caller.subject)}`;
 }
 
 /** The last time a Date can hold (ECMA-262, 21.4.1.1): an expiry past it is shown as asked. */
