@@ -5,7 +5,7 @@ import { AUDIT_ACTIONS, registerAudit } from './commands/audit.js';
 import { registerCall } from './commands/call.js';
 import { CONFIG_ACTIONS, registerConfig } from './commands/config.js';
 import { registerDescribe } from './commands/describe.js';
-import { registerDoctor } from './commands/doctor.js';
+import { registerDoctor } from './commands/doctor/doctor.js';
 import { registerInstall, registerUninstall } from './commands/install.js';
 import { registerRank } from './commands/rank.js';
 import { registerCategorize } from './commands/categorize.js';
@@ -14,7 +14,7 @@ import { registerApprovals, registerApprove, registerReject } from './commands/a
 import { registerRegister } from './commands/register.js';
 import { registerMenu } from './commands/menu.js';
 import { registerSearch } from './commands/search.js';
-import { registerServe } from './commands/serve.js';
+import { registerServe } from './commands/serve/serve.js';
 import { registerServers } from './commands/servers.js';
 import { registerService, SERVICE_ACTIONS } from './commands/service.js';
 import { registerStats } from './commands/stats.js';

@@ -5,7 +5,7 @@ import { CarteError } from '../../errors.js';
 import { openApp, userPlace, type GlobalFlags } from '../shared/app.js';
 import { parsePairs } from '../shared/flags.js';
 import { count, note, out } from '../shared/output.js';
-import { syncWithProgress } from './sync.js';
+import { syncWithProgress } from '../shared/sync-progress.js';
 
 interface AddFlags extends GlobalFlags {
   env?: string | string[];

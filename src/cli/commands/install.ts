@@ -23,7 +23,7 @@ import {
   type InstallPaths,
 } from '../shared/install-files.js';
 import { count, out } from '../shared/output.js';
-import { stdioClient } from './serve.js';
+import { stdioClient } from './serve/serve.js';
 
 interface InstallFlags extends GlobalFlags {
   client?: string;

@@ -14,7 +14,7 @@ import { CarteError } from '../../errors.js';
 import { pendingOf, proposalClashes, unresolvedVariables } from '../../gateway/index.js';
 import { openApp, type App, type GlobalFlags } from '../shared/app.js';
 import { count, formatProblem, note, out } from '../shared/output.js';
-import { syncWithProgress } from './sync.js';
+import { syncWithProgress } from '../shared/sync-progress.js';
 
 /**
  * `carte register FILE`: each server in the file is checked; a refused one prints its problems

@@ -28,7 +28,7 @@ import {
   type Step,
 } from '../shared/service-file.js';
 import type { CommandLine } from '../shared/snippet.js';
-import { daemonCommand } from './serve.js';
+import { daemonCommand } from './serve/serve.js';
 
 /** The actions of `carte service` and what `carte service ACTION --help` prints. */
 export const SERVICE_ACTIONS: ActionHelps = {

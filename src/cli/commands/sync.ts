@@ -1,8 +1,9 @@
 import type { CAC } from 'cac';
 import { CarteError } from '../../errors.js';
-import { LOCAL_CALLER, type Gateway, type SyncReport } from '../../gateway/index.js';
+import { LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
 import { openApp, type GlobalFlags } from '../shared/app.js';
-import { count, formatTable, note, out, outJson } from '../shared/output.js';
+import { count, formatTable, out, outJson } from '../shared/output.js';
+import { syncWithProgress } from '../shared/sync-progress.js';
 
 /** `carte sync [--server ID]`: discover servers now, with a progress line per server. */
 export function registerSync(cli: CAC): void {
@@ -31,33 +32,6 @@ export function registerSync(cli: CAC): void {
         await app.close();
       }
     });
-}
-
-/** Syncs with one progress line per server on stderr (shared by `sync`, `serve` and `add`). */
-export async function syncWithProgress(
-  gateway: Gateway,
-  opts: { server?: string; onlyStale?: boolean },
-): Promise<SyncReport[]> {
-  let done = 0;
-  let total = 0;
-  return gateway.sync(LOCAL_CALLER, {
-    ...opts,
-    onStart: (id) => {
-      total++;
-      note(`syncing ${id}…`);
-    },
-    onReport: (r) => {
-      done++;
-      note(`[${done}/${total}] ${describeReport(r)}`);
-      for (const w of r.warnings) note(`  warning: ${w}`);
-    },
-  });
-}
-
-function describeReport(r: SyncReport): string {
-  if (r.status === 'failed')
-    return `${r.server}: failed after ${r.durationMs} ms: ${r.error ?? 'unknown error'}`;
-  return `${r.server}: ${count(r.toolCount, 'tool')} (+${r.added} ~${r.changed} -${r.removed}) in ${r.durationMs} ms`;
 }
 
 function formatReports(reports: SyncReport[]): string {

@@ -1,19 +1,19 @@
 import type { CAC } from 'cac';
-import { DEFAULT_PROJECT, LOCAL_CALLER, localCaller, type CallerContext } from '../../gateway/index.js';
+import { DEFAULT_PROJECT, LOCAL_CALLER, localCaller, type CallerContext } from '../../../gateway/index.js';
 import { existsSync } from 'node:fs';
-import { CarteError } from '../../errors.js';
+import { CarteError } from '../../../errors.js';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveDataDir, userConfigPath } from '../../config/index.js';
-import { clientSnippet, serveCommand, type CommandLine, type SnippetInput } from '../shared/snippet.js';
-import { describeConfig, openApp, type App } from '../shared/app.js';
-import { count, note } from '../shared/output.js';
-import { serveUntilStopped } from '../shared/serve-until-stopped.js';
+import { resolveDataDir, userConfigPath } from '../../../config/index.js';
+import { clientSnippet, serveCommand, type CommandLine, type SnippetInput } from '../../shared/snippet.js';
+import { describeConfig, openApp, type App } from '../../shared/app.js';
+import { count, note } from '../../shared/output.js';
+import { serveUntilStopped } from '../../shared/serve-until-stopped.js';
 import { serveHttp, type ServeFlags } from './serve-http.js';
 import { serveRelayed } from './serve-relay.js';
 import { checkpointInBackground, checkProject, serveStdioSession } from './serve-stdio.js';
-import { syncWithProgress } from './sync.js';
+import { syncWithProgress } from '../../shared/sync-progress.js';
 
 /**
  * `carte serve`: relay to the Carte serving HTTP for this data dir if one runs; else sync what was

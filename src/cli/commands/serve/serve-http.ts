@@ -1,14 +1,14 @@
 // `carte serve --http` (docs/http.md, "Serving over HTTP"): one HTTP app on host:port, a start
 // message on stderr (the menu URL with a one-time login code, the /mcp URL, client snippets),
 // then serve until SIGINT/SIGTERM: close the server, then the gateway.
-import { CarteError } from '../../errors.js';
-import { LOCAL_CALLER, listTokens } from '../../gateway/index.js';
+import { CarteError } from '../../../errors.js';
+import { LOCAL_CALLER, listTokens } from '../../../gateway/index.js';
 import type { Duplex } from 'node:stream';
-import type { RelayedSessions } from '../../http/index.js';
-import { daemonSocketPath, describeConfig, type App, type GlobalFlags } from '../shared/app.js';
+import type { RelayedSessions } from '../../../http/index.js';
+import { daemonSocketPath, describeConfig, type App, type GlobalFlags } from '../../shared/app.js';
 import { checkProject, serveStdioSession } from './serve-stdio.js';
-import { count, note } from '../shared/output.js';
-import { serveUntilStopped } from '../shared/serve-until-stopped.js';
+import { count, note } from '../../shared/output.js';
+import { serveUntilStopped } from '../../shared/serve-until-stopped.js';
 
 export interface ServeFlags extends GlobalFlags {
   sync?: boolean;
@@ -36,7 +36,7 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
   if (anonymousProject !== undefined) checkAnonymous(app, anonymousProject);
   // Loaded here so the other commands never pay for Hono and the MCP server SDK.
   const { createHttpApp, isLoopback, listenHttp, listenLocal, LoginCodes } =
-    await import('../../http/index.js');
+    await import('../../../http/index.js');
   const login = new LoginCodes(ctx.project);
   const httpApp = createHttpApp(
     {

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { InstalledDictionaries } from '../../gateway/index.js';
+import type { InstalledDictionaries } from '../../../gateway/index.js';
 import { dictionaryFindings, findCommand } from './doctor-dictionaries.js';
 
 const dictd = '/usr/share/dictd';

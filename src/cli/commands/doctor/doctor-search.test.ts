@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProjectSearchStatus, SearchStatus } from '../../gateway/index.js';
+import type { ProjectSearchStatus, SearchStatus } from '../../../gateway/index.js';
 import { projectSearchFinding, searchFinding } from './doctor-search.js';
 
 // The statuses are the ones src/gateway/find/hybrid-health.test.ts gets from a real gateway whose model

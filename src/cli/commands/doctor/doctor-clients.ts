@@ -5,7 +5,7 @@
 // Carte would start it: `carte install --client NAME --refresh` rewrites it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { carteEntryIn, CLIENTS, type InstallRecord } from '../../config/index.js';
+import { carteEntryIn, CLIENTS, type InstallRecord } from '../../../config/index.js';
 import type { SearchFinding } from './doctor-search.js';
 
 /** How a client starts Carte: its command and arguments. */

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { CAC } from 'cac';
-import { CarteError, toCarteError, type ErrorCode } from '../../errors.js';
-import { findDictionaries, LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
-import { describeConfig, openApp, type App, type GlobalFlags } from '../shared/app.js';
-import { count, formatTable, out } from '../shared/output.js';
+import { CarteError, toCarteError, type ErrorCode } from '../../../errors.js';
+import { findDictionaries, LOCAL_CALLER, type SyncReport } from '../../../gateway/index.js';
+import { describeConfig, openApp, type App, type GlobalFlags } from '../../shared/app.js';
+import { count, formatTable, out } from '../../shared/output.js';
 import { clientFindings, readInstalls } from './doctor-clients.js';
 import { dictionaryFindings, findCommand } from './doctor-dictionaries.js';
-import { stdioClient } from './serve.js';
+import { stdioClient } from '../serve/serve.js';
 import { projectSearchFinding, searchFinding } from './doctor-search.js';
 
 interface Finding {

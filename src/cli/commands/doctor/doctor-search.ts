@@ -1,7 +1,7 @@
 // `carte doctor`'s search line: the strategy, the model and its vectors, and the embeddings' state
 // (a degraded or retrying hybrid is a FAIL that says how many failures, when the next try is, and the fix).
-import type { ErrorCode } from '../../errors.js';
-import type { ProjectSearchStatus, SearchStatus } from '../../gateway/index.js';
+import type { ErrorCode } from '../../../errors.js';
+import type { ProjectSearchStatus, SearchStatus } from '../../../gateway/index.js';
 
 export interface SearchFinding {
   check: string;

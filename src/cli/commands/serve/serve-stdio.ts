@@ -1,9 +1,9 @@
 // The gateway served over MCP on stdio in this process: `carte serve --standalone` (and with no
 // daemon), and a relay whose daemon went away (serve-relay.ts), on the streams it is given.
 import type { Readable, Writable } from 'node:stream';
-import { CarteError } from '../../errors.js';
-import { localCaller, type ApprovalSite } from '../../gateway/index.js';
-import type { App } from '../shared/app.js';
+import { CarteError } from '../../../errors.js';
+import { localCaller, type ApprovalSite } from '../../../gateway/index.js';
+import type { App } from '../../shared/app.js';
 
 export interface StdioSession {
   /** The streams (default this process's stdin and stdout). */
@@ -18,7 +18,7 @@ export interface StdioSession {
 /** Serves one MCP session on stdio over the app's gateway; resolves to a function that closes it. */
 export async function serveStdioSession(app: App, o: StdioSession): Promise<{ close(): Promise<void> }> {
   // Loaded here so the other commands never pay for the MCP server SDK.
-  const { serveMcpStdio } = await import('../../mcp/index.js');
+  const { serveMcpStdio } = await import('../../../mcp/index.js');
   const handle = serveMcpStdio(
     app.gateway,
     (err: Error) => {

@@ -2,7 +2,7 @@
 // whether it is installed (else what to install), its gloss file, and for Apertium `lt-print`.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { GlossFileState, InstalledDictionaries } from '../../gateway/index.js';
+import type { GlossFileState, InstalledDictionaries } from '../../../gateway/index.js';
 import type { SearchFinding } from './doctor-search.js';
 
 /** The path of the executable `name` on `path` (a PATH value), if there is one. */

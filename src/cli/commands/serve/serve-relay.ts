@@ -4,14 +4,14 @@
 // the session itself from then on (src/mcp/relay.ts). `--standalone` skips all of this.
 import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { CarteError } from '../../errors.js';
-import { DEFAULT_PROJECT } from '../../gateway/index.js';
-import { daemonSocketPath, dataDirOf, openApp } from '../shared/app.js';
-import { note } from '../shared/output.js';
-import { watchConfig } from '../shared/watch-config.js';
+import { CarteError } from '../../../errors.js';
+import { DEFAULT_PROJECT } from '../../../gateway/index.js';
+import { daemonSocketPath, dataDirOf, openApp } from '../../shared/app.js';
+import { note } from '../../shared/output.js';
+import { watchConfig } from '../../shared/watch-config.js';
 import type { ServeFlags } from './serve-http.js';
 import { checkpointInBackground, checkProject, serveStdioSession } from './serve-stdio.js';
-import { syncWithProgress } from './sync.js';
+import { syncWithProgress } from '../../shared/sync-progress.js';
 
 /**
  * Relays this stdio session to the daemon for the flags' data dir and resolves once the client is
@@ -25,7 +25,7 @@ export async function serveRelayed(flags: ServeFlags): Promise<boolean> {
   if (!existsSync(socketPath)) return false;
   const project = flags.project ?? DEFAULT_PROJECT;
   // Loaded only now: a session with no daemon never pays for the relay.
-  const { findDaemon, relayStdio } = await import('../../mcp/index.js');
+  const { findDaemon, relayStdio } = await import('../../../mcp/index.js');
   const found = await findDaemon(socketPath, project);
   if (found === false) return false;
   if ('refused' in found) throw new CarteError('bad_input', found.refused);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InstallRecord } from '../../config/index.js';
+import type { InstallRecord } from '../../../config/index.js';
 import { clientFindings } from './doctor-clients.js';
 
 const FILE = '/h/.cursor/mcp.json';
