@@ -90,6 +90,7 @@ export function gatewayParts(
     () => policies.catalog(),
     () => serverDescriptions(mirror, servers()),
     logger,
+    () => prepareDictionaries(logger),
   );
   const searches = new SearchStrategies(
     options.search ?? { strategy: 'lexical' },

@@ -1,6 +1,6 @@
-// The index snapshot follows the glosses it holds (docs/search.md, "Other languages"): Apertium's
-// gloss file, built by the child job after the index, changes the translator's id, and the gateway
-// builds the index again and stores it under the new key rather than keep the old glosses.
+// The index and the gloss files (docs/search.md, "Other languages"): a build waits for the gloss
+// files under way, so a first start builds the index once; an index built before a gloss file (by a
+// synchronous search) is built again under the new translator id rather than keep the old glosses.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,50 +19,77 @@ import { fixture, harness, memoryLogger, tempDir } from './helpers.js';
 const ready = findApertium() !== undefined && !spawnSync('lt-print', ['-v']).error;
 if (!ready) console.warn('apertium-eng-spa or lt-print missing: the gloss-index test is skipped');
 
-describe.skipIf(!ready)('the index and a gloss file built after it (slow)', () => {
+describe.skipIf(!ready)('the index and the gloss files (slow)', () => {
   const { dir, cleanup } = tempDir('carte-gloss-index-');
   afterAll(cleanup);
+  const servers = [fixture('pages', 'paginated.mjs', { env: { TOOL_COUNT: '1000', PAGE_SIZE: '500' } })];
+  const builds = (logger: { lines: string[] }) =>
+    logger.lines.filter((l) => l.includes('search index: 1000 tools'));
 
-  it('is built again under the new translator id, and read from that snapshot at the next start', async () => {
-    const cache = join(dir, 'dictionaries');
+  /** A gloss dir where only Apertium's file is left to build (English tools never read the others). */
+  function glossDir(name: string): string {
+    const cache = join(dir, name);
     mkdirSync(cache, { recursive: true });
-    // Only Apertium's file is left to build: CC-CEDICT's and EDICT's stand there (English tools
-    // never read them).
     for (const path of [cedictGlossFilePath(cache), edictGlossFilePath(cache)])
       if (path) writeFileSync(path, '');
-    const servers = [fixture('pages', 'paginated.mjs', { env: { TOOL_COUNT: '1000', PAGE_SIZE: '500' } })];
+    return cache;
+  }
+
+  it('waits for the gloss files under way and is built once, then read from its snapshot', async () => {
+    const cache = glossDir('first-start');
+    const data = join(dir, 'first-start-data');
     const logger = memoryLogger();
-    const first = await harness(servers, dir, { glossFiles: cache, logger });
+    const first = await harness(servers, data, { glossFiles: cache, logger });
     try {
       await first.gateway.sync(LOCAL_CALLER);
-      await first.gateway.prepareSearch(LOCAL_CALLER);
+      await first.gateway.prepareSearch(LOCAL_CALLER); // builds Apertium's file in a child process first
+      expect(RANKER_DEFAULTS.translator.id).toContain('apertium(spa)');
+      expect(builds(logger)).toEqual([expect.stringMatching(/built, snapshot stored in \d+ ms$/)]);
+      await first.gateway.prepareSearches(LOCAL_CALLER);
+      expect(builds(logger)).toHaveLength(1);
+      expect(await first.store.snapshots.keys()).toHaveLength(1);
+    } finally {
+      await first.close();
+    }
+
+    logger.lines.length = 0;
+    const second = await harness(servers, data, { glossFiles: cache, logger });
+    try {
+      await second.gateway.prepareSearch(LOCAL_CALLER);
+      expect(builds(logger)).toEqual([expect.stringMatching(/read from its snapshot in \d+ ms$/)]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('built before a gloss file by a synchronous search, is built again under the new id, then read from that snapshot', async () => {
+    const cache = glossDir('built-before');
+    const data = join(dir, 'built-before-data');
+    const logger = memoryLogger();
+    const first = await harness(servers, data, { glossFiles: cache, logger });
+    try {
+      await first.gateway.sync(LOCAL_CALLER);
+      first.gateway.searchTools(LOCAL_CALLER, 'page'); // the CLI's search: it never waits for a build
       const before = RANKER_DEFAULTS.translator.id;
       expect(before).not.toContain('apertium');
-      expect(await first.store.snapshots.keys()).toHaveLength(1);
 
       await first.gateway.prepareSearches(LOCAL_CALLER); // builds Apertium's file in a child process
       expect(RANKER_DEFAULTS.translator.id).toBe(
         before === 'none' ? 'apertium(spa)' : `${before}+apertium(spa)`,
       );
-      expect(await first.store.snapshots.keys()).toHaveLength(2);
-      const builds = () => logger.lines.filter((l) => l.includes('search index: 1000 tools'));
-      expect(builds()).toEqual([
-        expect.stringMatching(/built, snapshot stored in \d+ ms$/),
-        expect.stringMatching(/built, snapshot stored in \d+ ms$/),
-      ]);
+      expect(await first.store.snapshots.keys()).toHaveLength(1); // the synchronous build stores none
+      expect(builds(logger)).toEqual([expect.stringMatching(/built, snapshot stored in \d+ ms$/)]);
     } finally {
       await first.close();
     }
 
     // The next start (the file there from the start) reads the snapshot of Apertium's glosses.
     logger.lines.length = 0;
-    const second = await harness(servers, dir, { glossFiles: cache, logger });
+    const second = await harness(servers, data, { glossFiles: cache, logger });
     try {
       await second.gateway.prepareSearch(LOCAL_CALLER);
-      expect(logger.lines.filter((l) => l.includes('search index: 1000 tools'))).toEqual([
-        expect.stringMatching(/read from its snapshot in \d+ ms$/),
-      ]);
-      expect(await second.store.snapshots.keys()).toHaveLength(2);
+      expect(builds(logger)).toEqual([expect.stringMatching(/read from its snapshot in \d+ ms$/)]);
+      expect(await second.store.snapshots.keys()).toHaveLength(1);
     } finally {
       await second.close();
     }

@@ -8,7 +8,7 @@ import {
 import type { Store, ToolSearchRow } from '../../store/index.js';
 import type { CatalogMirror } from '../shared/catalog-mirror.js';
 import type { VisibilityPolicy } from '../../policy/index.js';
-import { buildIndexWithSnapshot } from './index-snapshot.js';
+import { buildIndexWithSnapshot, SNAPSHOT_MIN_TOOLS } from './index-snapshot.js';
 
 /** A tool's search columns as a search document (with its menu filing, for `tag:` and `category:`). */
 export function toSearchDoc(
@@ -55,6 +55,13 @@ export class CatalogView {
     private readonly policy: () => VisibilityPolicy,
     private readonly serverDescriptions: () => ReadonlyMap<string, string>,
     private readonly log: { debug(message: string): void; warn(message: string): void },
+    /**
+     * Resolves when the gloss files being built are there (gateway-parts' prepareDictionaries). A
+     * catalog big enough for a snapshot waits for them, its event loop free, rather than block on
+     * each (ensureGlossFile) and be built again when the translator's id changes (Apertium's list
+     * counts once its file is built); a smaller one builds in milliseconds and does not wait.
+     */
+    private readonly glossesReady: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   invalidate(): void {
@@ -83,6 +90,7 @@ export class CatalogView {
   }
 
   private async build(): Promise<void> {
+    if (this.mirror.tools.length >= SNAPSHOT_MIN_TOOLS) await this.glossesReady();
     const version = this.version;
     const docs = this.collect();
     const started = performance.now();
