@@ -1,7 +1,7 @@
 /** Tool search: a BM25F index with server evidence and exact-name pins, merged multi-step queries, query syntax, and optional embedding fusion. */
 export type { Alternative, SearchDoc, SearchHit, SearchIndex, SearchOptions } from './query/types.js';
-export { buildSearchIndex, type LexicalIndex } from './lexical/search-index.js';
-export { analyseCatalog, type LexicalState } from './lexical/lexical-scorer.js';
+export { buildSearchIndex, deferredSearchIndex, type LexicalIndex } from './lexical/search-index.js';
+export { analyseCatalog, subsetLexicalState, type LexicalState } from './lexical/lexical-scorer.js';
 export { decodeLexicalState, encodeLexicalState, snapshotKey, SnapshotError } from './lexical/snapshot.js';
 export { clampLimit, LIMITS, MAX_QUERY_CHARS } from './rank/ranking.js';
 export { RANKER_DEFAULTS, type RankerOptions } from './lexical/options.js';

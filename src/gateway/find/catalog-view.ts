@@ -1,6 +1,9 @@
 import {
+  analyseCatalog,
   buildSearchIndex,
+  deferredSearchIndex,
   RANKER_DEFAULTS,
+  subsetLexicalState,
   type LexicalIndex,
   type LexicalState,
   type SearchDoc,
@@ -100,6 +103,9 @@ export class CatalogView {
     });
     if (this.version !== version || this.index) return; // changed (or built) meanwhile
     this.install(docs, index, translatorId);
+    // The index of callers who see what the catalog policy lists (a project with every server and
+    // no rules of its own), ready before their first search.
+    this.searchIndexFor(this.policy()).search(''); // an empty query builds it and answers nothing
     const how = { snapshot: 'read from its snapshot', build: 'built, snapshot stored', small: 'built' };
     this.log.debug(
       `search index: ${docs.docs.length} tools, ${how[from]} in ${Math.round(performance.now() - started)} ms`,
@@ -110,7 +116,8 @@ export class CatalogView {
     this.dropIfGlossedOtherwise();
     if (!this.index) {
       const docs = this.collect();
-      this.install(docs, buildSearchIndex(docs.docs), RANKER_DEFAULTS.translator.id);
+      const state = analyseCatalog(docs.docs, RANKER_DEFAULTS);
+      this.install(docs, deferredSearchIndex(docs.docs, state), RANKER_DEFAULTS.translator.id);
     }
     return this.index!;
   }
@@ -155,8 +162,14 @@ export class CatalogView {
     const all = this.searchIndex();
     const held = this.scoped.get(policy);
     if (held && held.version === this.builtVersion) return held.index;
-    const docs = this.docs.filter((d) => policy.isListed(d.key));
-    const index = docs.length === this.docs.length ? all : buildSearchIndex(docs);
+    const keep: number[] = [];
+    this.docs.forEach((d, i) => policy.isListed(d.key) && keep.push(i));
+    const docs = keep.map((i) => this.docs[i]!);
+    // Its analysis is the catalog index's, kept per tool: only the statistics are computed again.
+    const index =
+      keep.length === this.docs.length
+        ? all
+        : buildSearchIndex(docs, {}, subsetLexicalState(all.lexicalState, docs, keep, RANKER_DEFAULTS));
     this.scoped.set(policy, { version: this.builtVersion, index });
     return index;
   }

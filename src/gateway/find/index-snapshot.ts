@@ -1,8 +1,10 @@
 // The catalog view's lexical index, read from a stored snapshot of its analysis when one matches
 // the catalog, else built and stored for the next cold start (search/lexical/snapshot.ts).
 import {
+  analyseCatalog,
   buildSearchIndex,
   decodeLexicalState,
+  deferredSearchIndex,
   encodeLexicalState,
   RANKER_DEFAULTS,
   snapshotKey,
@@ -47,16 +49,18 @@ export async function buildIndexWithSnapshot(
   } catch (err) {
     opts.warn(`search snapshot not used, rebuilding the index: ${(err as Error).message}`);
   }
-  const index = buildSearchIndex(docs, {}, state);
+  const from = state ? 'snapshot' : 'build';
   if (!state) {
+    state = analyseCatalog(docs, RANKER_DEFAULTS);
     // A dictionary found unusable while glossing changes the translator's id (its glosses were made
     // without it): the snapshot goes under the key of the glosses it holds.
     const storedKey = translator.id === before ? key : snapshotKey(docs, RANKER_DEFAULTS);
     try {
-      await opts.snapshots.put(storedKey, encodeLexicalState(index.lexicalState));
+      await opts.snapshots.put(storedKey, encodeLexicalState(state));
     } catch (err) {
       opts.warn(`search snapshot not stored (the next cold start rebuilds it): ${(err as Error).message}`);
     }
   }
-  return { index, from: state ? 'snapshot' : 'build', translatorId: translator.id };
+  // Built at its first search: callers whose policies hide tools search subsets derived from its state.
+  return { index: deferredSearchIndex(docs, state), from, translatorId: translator.id };
 }

@@ -1,13 +1,6 @@
 // Lexical scoring of one query: analysed words, typo fixes and synonyms, BM25F, server evidence.
 import { analyze, surfaceWords } from '../text/analyze.js';
-import {
-  bm25fIndex,
-  buildPostingsFromIds,
-  TermIds,
-  type FieldIds,
-  type PostingsTable,
-  type WeightedTerm,
-} from './bm25f.js';
+import { bm25fIndex, buildPostingsFromIds, TermIds, type PostingsTable, type WeightedTerm } from './bm25f.js';
 import { GLOSS_WEIGHT, pickStemmer, TYPO_WEIGHT, type RankerOptions } from './options.js';
 import type { Candidates } from '../rank/ranking.js';
 import { buildServerPostings, serverEvidence } from './server-evidence.js';
@@ -38,6 +31,29 @@ export interface LexicalState {
   surfaceFrequency: ReadonlyMap<string, number>;
   /** Per tool, the index terms of its name and title. */
   nameTerms: readonly ReadonlySet<string>[];
+  /** Per tool, the words of each field: a subset's state is derived from them (`subsetLexicalState`). */
+  words: ToolWords;
+}
+
+/** Fields per tool, in FieldIds (DEFAULT_BM25F) order: name, title, description, params, server id, server description, gloss. */
+export const TOOL_FIELDS = 7;
+/** The order `analyseCatalog` reads a tool's fields in: its own four, its gloss, then its server's two. */
+const ANALYSIS_ORDER = [0, 1, 2, 3, 6, 4, 5] as const;
+
+/**
+ * Every tool's analysed text as word ids, each occurrence in field order: what tokenising, stemming
+ * and glossing gave, kept so that the state of any subset of the tools can be derived without
+ * analysing them again (a caller's index holds only what its policy lists).
+ */
+export interface ToolWords {
+  /** The surface words, by word id. */
+  words: readonly string[];
+  /** Each word's index term (stem), by word id, as an index into `terms`. */
+  termOf: Int32Array;
+  terms: readonly string[];
+  /** Tool i's field f is `ids[starts[i * 7 + f] .. starts[i * 7 + f + 1])`. */
+  starts: Int32Array;
+  ids: Int32Array;
 }
 
 function numberServers(docs: readonly SearchDoc[]): { serverOf: Int32Array; count: number } {
@@ -67,7 +83,7 @@ export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions):
     wordLastTool[id] = tool;
     wordTools[id]!++;
   };
-  /** Term ids of `text`'s words; each word's id also goes to `seen` when given. */
+  /** Word ids of `text`'s words; each also goes to `seen` when given. */
   const analyse = (text: string | undefined, tool: number, seen?: number[]): number[] => {
     const out: number[] = [];
     for (const w of surfaceWords(text ?? '', opts.stopWords)) {
@@ -82,14 +98,14 @@ export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions):
       }
       countFor(id, tool);
       seen?.push(id);
-      out.push(wordTerm[id]!);
+      out.push(id);
     }
     return out;
   };
   // A server's id and description are the same for each of its tools: analysed once per server,
   // their words counted again for each tool (as if analysed there).
   const serverFields = new Map<string, { ids: number[][]; words: number[] }>();
-  const fields: FieldIds[] = docs.map((d, i) => {
+  const wordFields: number[][][] = docs.map((d, i) => {
     const own = [d.name, d.title, d.description, (d.paramNames ?? []).join(' ')].map((t) => analyse(t, i));
     const gloss = analyse(opts.translator.gloss(`${d.title ?? ''}\n${d.description ?? ''}`), i);
     const serverKey = `${d.server}\n${d.serverDescription ?? ''}`;
@@ -103,15 +119,104 @@ export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions):
     }
     return [...own, ...server.ids, gloss];
   });
-  const { serverOf, count } = numberServers(docs);
   const surfaceFrequency = new Map<string, number>();
   words.forEach((w, id) => surfaceFrequency.set(w, wordTools[id]!));
+  const toolWords = flattenWords(wordFields, {
+    words,
+    termOf: Int32Array.from(wordTerm),
+    terms: terms.terms,
+  });
+  return stateOf(docs, toolWords, surfaceFrequency, opts);
+}
+
+/** The postings and name terms of `docs` from their words (`surfaceFrequency` counted by the caller). */
+function stateOf(
+  docs: readonly SearchDoc[],
+  words: ToolWords,
+  surfaceFrequency: Map<string, number>,
+  opts: RankerOptions,
+): LexicalState {
+  const fields = docs.map((_, i) => toolFields(words, i));
+  const { serverOf, count } = numberServers(docs);
   return {
-    tools: buildPostingsFromIds(fields, terms.terms, opts.bm25f),
-    servers: buildServerPostings(fields, terms.terms, serverOf, count),
+    tools: buildPostingsFromIds(fields, words.terms, opts.bm25f),
+    servers: buildServerPostings(fields, words.terms, serverOf, count),
     surfaceFrequency,
-    nameTerms: fields.map((f) => new Set([...f[0]!, ...f[1]!].map((id) => terms.terms[id]!))),
+    nameTerms: fields.map((f) => new Set([...f[0]!, ...f[1]!].map((id) => words.terms[id]!))),
+    words,
   };
+}
+
+/** Per-tool word ids per field, flattened. */
+function flattenWords(
+  wordFields: readonly (readonly ArrayLike<number>[])[],
+  vocabulary: Pick<ToolWords, 'words' | 'termOf' | 'terms'>,
+): ToolWords {
+  const starts = new Int32Array(wordFields.length * TOOL_FIELDS + 1);
+  let total = 0;
+  wordFields.forEach((fields, i) =>
+    fields.forEach((ids, f) => {
+      starts[i * TOOL_FIELDS + f] = total;
+      total += ids.length;
+    }),
+  );
+  starts[wordFields.length * TOOL_FIELDS] = total;
+  const ids = new Int32Array(total);
+  let at = 0;
+  for (const fields of wordFields)
+    for (const f of fields) {
+      ids.set(f, at);
+      at += f.length;
+    }
+  return { ...vocabulary, starts, ids };
+}
+
+/** Tool i's fields as term ids (into `words.terms`). */
+function toolFields(words: ToolWords, i: number): number[][] {
+  const out: number[][] = [];
+  for (let f = 0; f < TOOL_FIELDS; f++) {
+    const field: number[] = [];
+    for (let j = words.starts[i * TOOL_FIELDS + f]!; j < words.starts[i * TOOL_FIELDS + f + 1]!; j++)
+      field.push(words.termOf[words.ids[j]!]!);
+    out.push(field);
+  }
+  return out;
+}
+
+/**
+ * The state `analyseCatalog` would give for the tools `keep` (ascending indexes into the docs
+ * `state` was made from; `docs` are those tools, in that order), derived from their stored words:
+ * no tokenising, stemming or glossing. Equal to analysing them afresh, term and word order
+ * included: postings follow the documents, and the typo dictionary's words come in the order the
+ * analysis meets them (each tool's own fields, its gloss, then its server's).
+ */
+export function subsetLexicalState(
+  state: LexicalState,
+  docs: readonly SearchDoc[],
+  keep: readonly number[],
+  opts: RankerOptions,
+): LexicalState {
+  const from = state.words;
+  const wordFields = keep.map((i) => {
+    const fields: Int32Array[] = [];
+    for (let f = 0; f < TOOL_FIELDS; f++)
+      fields.push(from.ids.subarray(from.starts[i * TOOL_FIELDS + f], from.starts[i * TOOL_FIELDS + f + 1]));
+    return fields;
+  });
+  const lastTool = new Int32Array(from.words.length).fill(-1);
+  const counts = new Map<number, number>(); // word id -> tools that use it, in the analysis' order
+  wordFields.forEach((fields, k) => {
+    for (const f of ANALYSIS_ORDER)
+      for (const id of fields[f]!) {
+        if (lastTool[id] === k) continue;
+        lastTool[id] = k;
+        counts.set(id, (counts.get(id) ?? 0) + 1);
+      }
+  });
+  const surfaceFrequency = new Map<string, number>();
+  for (const [id, n] of counts) surfaceFrequency.set(from.words[id]!, n);
+  const words = flattenWords(wordFields, from);
+  return stateOf(docs, words, surfaceFrequency, opts);
 }
 
 /**

@@ -44,3 +44,21 @@ export function buildSearchIndex(
     },
   };
 }
+
+/**
+ * `buildSearchIndex(docs, options, state)` built at its first search: a catalog's index that only
+ * lends its state to callers' subsets (every caller's policy hides something) is never built.
+ */
+export function deferredSearchIndex(
+  docs: readonly SearchDoc[],
+  state: LexicalState,
+  options: Partial<RankerOptions> = {},
+): LexicalIndex {
+  let built: LexicalIndex | undefined;
+  return {
+    size: docs.length,
+    lexicalState: state,
+    search: (query, searchOptions) =>
+      (built ??= buildSearchIndex(docs, options, state)).search(query, searchOptions),
+  };
+}

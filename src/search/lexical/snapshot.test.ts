@@ -8,6 +8,8 @@ import {
   RANKER_DEFAULTS,
   snapshotKey,
   SnapshotError,
+  subsetLexicalState,
+  type LexicalState,
   type SearchDoc,
 } from '../index.js';
 
@@ -205,5 +207,61 @@ describe('lexical snapshot', () => {
     expect([...state.nameTerms[2]!].sort()).toEqual(['mail', 'send']);
     expect(state.tools.size).toBe(3);
     expect(state.servers.size).toBe(2);
+  });
+});
+
+/** A state without its per-tool words, which number words their own way (the rest must be equal). */
+const comparable = ({ tools, servers, surfaceFrequency, nameTerms }: LexicalState) => ({
+  tools,
+  servers,
+  surfaceFrequency: [...surfaceFrequency], // in order: the typo corrector reads it in order
+  nameTerms: nameTerms.map((set) => [...set]),
+});
+
+describe("a subset's lexical state (a caller's index)", () => {
+  const subsetArb = catalogArb.chain((raw) =>
+    fc.tuple(fc.constant(raw), fc.array(fc.boolean(), { minLength: raw.length, maxLength: raw.length })),
+  );
+
+  it('equals analysing the subset afresh, from the built state and from a decoded snapshot, nested too', () => {
+    fc.assert(
+      fc.property(subsetArb, ([raw, kept]) => {
+        const docs = toDocs(raw);
+        const keep = kept.flatMap((k, i) => (k ? [i] : []));
+        const sub = keep.map((i) => docs[i]!);
+        const fresh = comparable(analyseCatalog(sub, RANKER_DEFAULTS));
+        const state = analyseCatalog(docs, RANKER_DEFAULTS);
+        const derived = subsetLexicalState(state, sub, keep, RANKER_DEFAULTS);
+        expect(comparable(derived)).toEqual(fresh);
+        const decoded = decodeLexicalState(encodeLexicalState(state), docs.length);
+        expect(comparable(subsetLexicalState(decoded, sub, keep, RANKER_DEFAULTS))).toEqual(fresh);
+        // A subset of a subset, through its own snapshot (its words are not the typo dictionary's).
+        const half = keep.filter((_, k) => k % 2 === 0);
+        const inner = half.map((i) => docs[i]!);
+        const again = decodeLexicalState(encodeLexicalState(derived), sub.length);
+        const innerKeep = keep.flatMap((i, k) => (half.includes(i) ? [k] : []));
+        expect(comparable(subsetLexicalState(again, inner, innerKeep, RANKER_DEFAULTS))).toEqual(
+          comparable(analyseCatalog(inner, RANKER_DEFAULTS)),
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('answers every query as an index built on the subset alone', () => {
+    const queries = ['read files', 'wether forecast', 'send emial', 'gh createIssue', '天气', 'café'];
+    fc.assert(
+      fc.property(subsetArb, ([raw, kept]) => {
+        const docs = toDocs(raw);
+        const keep = kept.flatMap((k, i) => (k ? [i] : []));
+        const sub = keep.map((i) => docs[i]!);
+        const state = buildSearchIndex(docs).lexicalState;
+        const derived = buildSearchIndex(sub, {}, subsetLexicalState(state, sub, keep, RANKER_DEFAULTS));
+        const alone = buildSearchIndex(sub);
+        for (const q of queries)
+          expect(derived.search(q, { limit: 50 })).toEqual(alone.search(q, { limit: 50 }));
+      }),
+      { numRuns: 100 },
+    );
   });
 });

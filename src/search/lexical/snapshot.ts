@@ -7,12 +7,12 @@ import { endianness } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PostingsTable } from './bm25f.js';
-import type { LexicalState } from './lexical-scorer.js';
+import { TOOL_FIELDS, type LexicalState, type ToolWords } from './lexical-scorer.js';
 import type { RankerOptions } from './options.js';
 import type { SearchDoc } from '../query/types.js';
 
 /** Bumped when the encoding changes (the code fingerprint also changes then, so this is belt and braces). */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 let codeFingerprint: string | undefined;
 
@@ -69,6 +69,10 @@ interface Head {
   surfaceWords: string[];
   nameVocabulary: string[];
   nameIds: number;
+  /** The tools' words (ToolWords): their surface words when not `surfaceWords` itself, and terms. */
+  words?: string[];
+  wordTerms: string[];
+  wordIds: number;
 }
 
 type Section = Int32Array | Float64Array;
@@ -100,12 +104,19 @@ export function encodeLexicalState(state: LexicalState): Buffer {
     surfaceWords: [...state.surfaceFrequency.keys()],
     nameVocabulary: [...vocabulary.keys()],
     nameIds: ids.length,
+    // A whole catalog's words are its typo dictionary's, in the same order: written once.
+    ...(sameList(state.words.words, state.surfaceFrequency.keys()) ? {} : { words: [...state.words.words] }),
+    wordTerms: [...state.words.terms],
+    wordIds: state.words.ids.length,
   };
   const sections: Section[] = [
     ...[state.tools, state.servers].flatMap((t) => [t.offsets, t.docs, t.weights]),
     Int32Array.from(state.surfaceFrequency.values()),
     nameOffsets,
     Int32Array.from(ids),
+    state.words.termOf,
+    state.words.starts,
+    state.words.ids,
   ];
   const headBytes = Buffer.from(JSON.stringify(head));
   let size = align8(4 + headBytes.length);
@@ -121,11 +132,33 @@ export function encodeLexicalState(state: LexicalState): Buffer {
   return out;
 }
 
+function sameList(list: readonly string[], other: Iterable<string>): boolean {
+  let i = 0;
+  for (const x of other) if (list[i++] !== x) return false;
+  return i === list.length;
+}
+
 /** Thrown for bytes that are not a snapshot this build can read; the caller rebuilds. */
 export class SnapshotError extends Error {}
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new SnapshotError(`search snapshot is damaged: ${what}`);
+}
+
+// The per-element checks build their message only on failure: a message per posting was most of
+// decoding's time (every cold `carte search` decodes about a million numbers).
+
+/** Each value of `list` is in 0..limit-1. */
+function checkBelow(list: Int32Array, limit: number, what: string): void {
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i]!;
+    if (v < 0 || v >= limit) check(false, `${what} ${v}`);
+  }
+}
+
+/** `list` never goes down. */
+function checkAscending(list: Int32Array, what: string): void {
+  for (let i = 1; i < list.length; i++) if (list[i - 1]! > list[i]!) check(false, what);
 }
 
 /** Reads bytes written by `encodeLexicalState`, checking every size and document number. */
@@ -155,8 +188,8 @@ export function decodeLexicalState(bytes: Uint8Array, docCount: number): Lexical
     const docs = take(Int32Array, h.postings);
     const weights = take(Float64Array, h.postings);
     check(offsets[0] === 0 && offsets[h.terms.length] === h.postings, `${what} offsets`);
-    for (let t = 0; t < h.terms.length; t++) check(offsets[t]! <= offsets[t + 1]!, `${what} offsets`);
-    for (const d of docs) check(d >= 0 && d < h.size, `${what} document ${d}`);
+    checkAscending(offsets, `${what} offsets`);
+    checkBelow(docs, h.size, `${what} document`);
     return { size: h.size, terms: h.terms, offsets, docs, weights };
   };
   check(head.tools.size === docCount, `${head.tools.size} tools, the catalog has ${docCount}`);
@@ -171,12 +204,30 @@ export function decodeLexicalState(bytes: Uint8Array, docCount: number): Lexical
     const names = new Set<string>();
     for (let j = nameOffsets[i]!; j < nameOffsets[i + 1]!; j++) {
       const term = vocabulary[ids[j]!];
-      check(term !== undefined, `name term ${ids[j]}`);
+      if (term === undefined) check(false, `name term ${ids[j]}`);
       names.add(term!);
     }
     return names;
   });
   const surfaceFrequency = new Map<string, number>();
   head.surfaceWords.forEach((w, i) => surfaceFrequency.set(w, counts[i]!));
-  return { tools, servers, surfaceFrequency, nameTerms };
+  return { tools, servers, surfaceFrequency, nameTerms, words: toolWords(head, docCount, take) };
+}
+
+/** The ToolWords sections, every id checked against its list. */
+function toolWords(
+  head: Head,
+  docCount: number,
+  take: <T extends Section>(Type: { new (n: number): T; BYTES_PER_ELEMENT: number }, n: number) => T,
+): ToolWords {
+  const words = head.words ?? head.surfaceWords;
+  const terms = head.wordTerms;
+  const termOf = take(Int32Array, words.length);
+  const starts = take(Int32Array, docCount * TOOL_FIELDS + 1);
+  const ids = take(Int32Array, head.wordIds);
+  checkBelow(termOf, terms.length, 'word term');
+  check(starts[0] === 0 && starts[docCount * TOOL_FIELDS] === ids.length, 'word offsets');
+  checkAscending(starts, 'word offsets');
+  checkBelow(ids, words.length, 'word');
+  return { words, termOf, terms, starts, ids };
 }
