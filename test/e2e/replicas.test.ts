@@ -146,6 +146,25 @@ describe.skipIf(PG_RUN_URL === '')('replicas on one PostgreSQL database', () => 
     expect(await keys(a.store)).toBe(8);
   });
 
+  it("a replica that opens with a server's config changed drops its tools for the others too", async () => {
+    const url = await createDatabase();
+    const heard = await listen(url);
+    const a = await replica(url);
+    await a.gateway.sync(ME);
+    expect(await found(a.gateway, 'echo', 'p/echo')).toBe(true);
+    await heard.fence();
+    heard.catalog();
+    // Another target for "p" (a deploy, or a `${dataDir}` that expands elsewhere): its tools go.
+    await replica(url, [fixture('p', 'poisoned.mjs', { env: { CHANGED: '1' } })]);
+    await heard.fence();
+    expect(heard.catalog()).toHaveLength(1);
+    expect(await eventually(async () => !(await found(a.gateway, 'echo', 'p/echo')))).toBe(true);
+    expect(a.gateway.listServers(ME).find((s) => s.id === 'p')).toMatchObject({
+      status: 'never',
+      toolCount: 0,
+    });
+  });
+
   it('a token revoked through one replica stops working on the other', async () => {
     const url = await createDatabase();
     const a = await replica(url, []);
