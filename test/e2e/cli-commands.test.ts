@@ -154,6 +154,21 @@ describe('carte add / remove and the catalog commands', () => {
     expect(cmd.stderr.trim()).toBe('carte: unknown command "frobnicate"; run carte --help');
   });
 
+  it('names a store URL that is not PostgreSQL, without its password', async () => {
+    const to = await carte(['store', 'copy', '--to', 'mysql://u:hunter2@h/db']);
+    expect(to.code).toBe(64);
+    expect(to.stderr.trim()).toBe(
+      'carte: --to "mysql://u@h/db" is not a postgres:// or postgresql:// URL: carte store copy copies into an empty PostgreSQL database',
+    );
+    const env = await carte(['servers', '--config', config], {
+      CARTE_DATABASE_URL: 'mysql://u:hunter2@h/db',
+    });
+    expect(env.code).toBe(78);
+    expect(env.stderr.trim()).toBe(
+      'carte: CARTE_DATABASE_URL "mysql://u@h/db" is not a postgres:// or postgresql:// URL; unset it to use SQLite in the data dir',
+    );
+  });
+
   it('doctor checks every server and says how to fix a broken one', async () => {
     const r = await carte(['doctor', '--config', config]);
     expect(r.code).toBe(69);

@@ -1,7 +1,7 @@
 import type { CAC } from 'cac';
 import { join } from 'node:path';
-import { CarteError } from '../../errors.js';
-import { copyStore, isDatabaseUrl } from '../../gateway/index.js';
+import { CarteError, quote } from '../../errors.js';
+import { copyStore, isDatabaseUrl, withoutUrlPassword } from '../../gateway/index.js';
 import type { ActionHelps } from '../shared/action-help.js';
 import { loadConfig, type GlobalFlags } from '../shared/app.js';
 import { formatTable, note, out } from '../shared/output.js';
@@ -29,7 +29,12 @@ export function registerStore(cli: CAC): void {
       if (!Object.hasOwn(STORE_ACTIONS, action))
         throw new CarteError('bad_input', `unknown store action "${action}"; the only action is "copy"`);
       const to = flags.to === undefined ? '' : String(flags.to);
-      if (!isDatabaseUrl(to))
+      if (to !== '' && !isDatabaseUrl(to))
+        throw new CarteError(
+          'bad_input',
+          `--to ${quote(withoutUrlPassword(to))} is not a postgres:// or postgresql:// URL: carte store copy copies into an empty PostgreSQL database`,
+        );
+      if (to === '')
         throw new CarteError(
           'bad_input',
           'carte store copy needs --to postgres://user@host:5432/db, the empty database to copy into',

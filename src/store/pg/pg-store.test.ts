@@ -4,7 +4,7 @@ import { CarteError } from '../../errors.js';
 import { openStore, SCHEMA_VERSION, type Store } from '../index.js';
 import { createDatabase, onDatabase, PG_RUN_URL } from '../test-engines.js';
 import { PG_SCHEMA_VERSION } from './migrations.js';
-import { parseStoreUrl } from './store-url.js';
+import { parseStoreUrl, withoutUrlPassword } from './store-url.js';
 
 /** The rejection of `promise`, which must be a CarteError. */
 async function carteError(promise: Promise<unknown>): Promise<CarteError> {
@@ -103,5 +103,13 @@ describe('PostgreSQL store URLs', () => {
     expect(() => parseStoreUrl('postgres://u:pw@h/db?pool=0', 10)).toThrow(
       'the pool size in the store URL "postgres://u@h/db" must be a whole number of at least 1, not "0"',
     );
+  });
+
+  it.each([
+    ['mysql://u:hunter2@h/db', 'mysql://u@h/db'],
+    ['postgres://h/db?sslpassword=hunter2&password=hunter2', 'postgres://h/db?sslpassword=***&password=***'],
+    ['not a url', 'not a url'],
+  ])('prints %s without its password, parsed or not', (url, printable) => {
+    expect(withoutUrlPassword(url)).toBe(printable);
   });
 });
