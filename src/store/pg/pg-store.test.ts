@@ -1,4 +1,5 @@
 // What only the PostgreSQL store does: its migration lock, its version check, its URL handling.
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CarteError } from '../../errors.js';
 import { openStore, SCHEMA_VERSION, type Store } from '../index.js';
@@ -49,6 +50,28 @@ describe.skipIf(!PG_RUN_URL)('PostgreSQL store', () => {
     expect(err.message).toBe(
       `the store at "${url}" has schema version ${SCHEMA_VERSION + 2}, newer than this Carte's ${SCHEMA_VERSION}; upgrade Carte or point store.url elsewhere`,
     );
+  });
+
+  it('a role that may read and write the tables, but not create any, opens a current database', async () => {
+    const url = await createDatabase();
+    await (await openStore(url)).close();
+    const role = `carte_app_${randomBytes(4).toString('hex')}`;
+    await onDatabase(url, (c) =>
+      c.query(
+        `CREATE ROLE ${role} LOGIN; GRANT USAGE ON SCHEMA public TO ${role};
+         GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role};
+         GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ${role}`,
+      ),
+    );
+    const asRole = new URL(url);
+    asRole.username = role;
+    try {
+      const store = await openStore(asRole.toString());
+      await store.servers.reconcileConfig('a', 'h');
+      await store.close();
+    } finally {
+      await onDatabase(url, (c) => c.query(`DROP OWNED BY ${role}; DROP ROLE ${role}`));
+    }
   });
 
   it('a transaction holds one connection: other writers are not part of it', async () => {
