@@ -179,6 +179,19 @@ describe('carte add / remove and the catalog commands', () => {
     expect(r.stderr.trim()).toBe('carte: doctor found 1 problem');
   });
 
+  it('doctor names a PostgreSQL store it cannot open without its password, and how to fix that', async () => {
+    const url = 'postgres://carte:hunter2@127.0.0.1:1/carte';
+    const r = await carte(['doctor', '--config', config], { CARTE_DATABASE_URL: url });
+    expect(r.code).toBe(74);
+    expect(r.stdout).toMatch(
+      /^FAIL +store +cannot open the store at "postgres:\/\/carte@127\.0\.0\.1:1\/carte": /m,
+    );
+    expect(r.stdout).toContain(
+      'store: check CARTE_DATABASE_URL (or store.url): PostgreSQL answers there, the database exists and the role may use it',
+    );
+    expect(r.stdout + r.stderr).not.toContain('hunter2');
+  });
+
   it('removes a server and its cached tools', async () => {
     const r = await carte(['remove', 'dies', '--config', config]);
     expect(r.code).toBe(0);
