@@ -25,12 +25,13 @@ const HEARD_WITHIN_MS = 5_000;
 
 async function replica(url: string, servers = [fixture('p', 'poisoned.mjs')]) {
   const store = await openStore(url);
-  const gateway = await Gateway.open({ servers, store, logger: memoryLogger() });
+  const logger = memoryLogger();
+  const gateway = await Gateway.open({ servers, store, logger });
   closing.push(async () => {
     await gateway.close();
     await store.close();
   });
-  return { store, gateway };
+  return { store, gateway, logger };
 }
 
 /** Polls `check` until it is true or HEARD_WITHIN_MS passes; returns whether it became true. */
@@ -155,7 +156,10 @@ describe.skipIf(PG_RUN_URL === '')('replicas on one PostgreSQL database', () => 
     await heard.fence();
     heard.catalog();
     // Another target for "p" (a deploy, or a `${dataDir}` that expands elsewhere): its tools go.
-    await replica(url, [fixture('p', 'poisoned.mjs', { env: { CHANGED: '1' } })]);
+    const b = await replica(url, [fixture('p', 'poisoned.mjs', { env: { CHANGED: '1' } })]);
+    expect(b.logger.lines).toContain(
+      'warn: server "p" is configured differently from the database\'s copy (another replica\'s config, or ${dataDir} or an env var expanding otherwise): its tools are dropped for every replica until it is discovered again',
+    );
     await heard.fence();
     expect(heard.catalog()).toHaveLength(1);
     expect(await eventually(async () => !(await found(a.gateway, 'echo', 'p/echo')))).toBe(true);
