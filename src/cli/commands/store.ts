@@ -29,15 +29,15 @@ export function registerStore(cli: CAC): void {
       if (!Object.hasOwn(STORE_ACTIONS, action))
         throw new CarteError('bad_input', `unknown store action "${action}"; the only action is "copy"`);
       const to = flags.to === undefined ? '' : String(flags.to);
-      if (to !== '' && !isDatabaseUrl(to))
-        throw new CarteError(
-          'bad_input',
-          `--to ${quote(withoutUrlPassword(to))} is not a postgres:// or postgresql:// URL: carte store copy copies into an empty PostgreSQL database`,
-        );
       if (to === '')
         throw new CarteError(
           'bad_input',
           'carte store copy needs --to postgres://user@host:5432/db, the empty database to copy into',
+        );
+      if (!isDatabaseUrl(to))
+        throw new CarteError(
+          'bad_input',
+          `--to ${quote(withoutUrlPassword(to))} is not a postgres:// or postgresql:// URL: carte store copy copies into an empty PostgreSQL database`,
         );
       const from = join(loadConfig(flags).dataDir, 'carte.db');
       note(`copying ${from}`);
