@@ -4,7 +4,7 @@ import { CarteError, quote } from '../../errors.js';
 import { copyStore, isDatabaseUrl, withoutUrlPassword } from '../../gateway/index.js';
 import type { ActionHelps } from '../shared/action-help.js';
 import { loadConfig, type GlobalFlags } from '../shared/app.js';
-import { formatTable, note, out } from '../shared/output.js';
+import { count, formatTable, note, out } from '../shared/output.js';
 
 /** `carte store copy` is the one action. */
 export const STORE_ACTIONS: ActionHelps = {
@@ -41,11 +41,11 @@ export function registerStore(cli: CAC): void {
         );
       const from = join(loadConfig(flags).dataDir, 'carte.db');
       note(`copying ${from}`);
-      const copied = await copyStore(from, to, (t) => note(`  ${t.table}: ${t.rows} rows`));
+      const copied = await copyStore(from, to, (t) => note(`  ${t.table}: ${count(t.rows, 'row')}`));
       const total = copied.reduce((n, t) => n + t.rows, 0);
       out(formatTable([['TABLE', 'ROWS'], ...copied.map((t) => [t.table, String(t.rows)])]));
       note(
-        `copied ${total} rows; every table's count checked. Point Carte at it with CARTE_DATABASE_URL or store.url.`,
+        `copied ${count(total, 'row')}; every table's count checked. Point Carte at it with CARTE_DATABASE_URL or store.url.`,
       );
     });
 }
