@@ -125,7 +125,16 @@ export async function startCatalog(
 ): Promise<() => void> {
   const { store } = options;
   await store.servers.pruneExcept([...at.servers.keys()]);
-  for (const s of at.servers.values()) await store.servers.reconcileConfig(s.id, s.configHash);
+  const stored = new Map((await store.servers.list()).map((r) => [r.id, r.configHash]));
+  for (const s of at.servers.values()) {
+    const dropped = await store.servers.reconcileConfig(s.id, s.configHash);
+    // On a shared store this empties the server for every replica: say so, since a replica
+    // whose config expands otherwise (`${dataDir}`, an env var) does it at each start.
+    if (dropped && stored.has(s.id) && store.engine === 'postgres')
+      options.logger.warn(
+        `server "${s.id}" is configured differently from the database's copy (another replica's config, or \${dataDir} or an env var expanding otherwise): its tools are dropped for every replica until it is discovered again`,
+      );
+  }
   await at.mirror.load();
   // Tools stored before categories were (or whose categorising was interrupted) get theirs now.
   if (await backfillCategories(store, serverDescriptions(at.mirror, at.servers))) await at.mirror.load();

@@ -69,7 +69,7 @@ export type { Logger } from '../upstream/index.js';
 // Only upstream/ spawns; the CLI runs the service manager (`carte service install --start`) through this.
 export { runProgram, type ProgramOutcome } from '../upstream/index.js';
 export { openStore, type HotScore, type Store, type ToolUsage } from '../store/index.js';
-export { copyStore, isDatabaseUrl, streamAudit, type TableCopy } from '../store/index.js';
+export { copyStore, isDatabaseUrl, streamAudit, withoutUrlPassword, type TableCopy } from '../store/index.js';
 export {
   BUDGET_DEFAULTS,
   checkMaxTokens,

@@ -42,6 +42,7 @@ export { QUARANTINE_KINDS } from './sqlite/trust-repo.js';
 export { TOKEN_CACHE_TTL_MS } from './sqlite/tokens-repo.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
 export { copyStore, STORE_TABLES, type TableCopy } from './copy.js';
+export { withoutUrlPassword } from './pg/store-url.js';
 export { AUDIT_PAGE_ROWS, streamAudit } from './audit-export.js';
 export type { Promised, Repositories, Store, StoreChange, StoreEngine, StoreOptions } from './sqlite/api.js';
 /** One repository's type, as the store hands it out. */

@@ -154,6 +154,21 @@ describe('carte add / remove and the catalog commands', () => {
     expect(cmd.stderr.trim()).toBe('carte: unknown command "frobnicate"; run carte --help');
   });
 
+  it('names a store URL that is not PostgreSQL, without its password', async () => {
+    const to = await carte(['store', 'copy', '--to', 'mysql://u:hunter2@h/db']);
+    expect(to.code).toBe(64);
+    expect(to.stderr.trim()).toBe(
+      'carte: --to "mysql://u@h/db" is not a postgres:// or postgresql:// URL: carte store copy copies into an empty PostgreSQL database',
+    );
+    const env = await carte(['servers', '--config', config], {
+      CARTE_DATABASE_URL: 'mysql://u:hunter2@h/db',
+    });
+    expect(env.code).toBe(78);
+    expect(env.stderr.trim()).toBe(
+      'carte: CARTE_DATABASE_URL "mysql://u@h/db" is not a postgres:// or postgresql:// URL; unset it to use SQLite in the data dir',
+    );
+  });
+
   it('doctor checks every server and says how to fix a broken one', async () => {
     const r = await carte(['doctor', '--config', config]);
     expect(r.code).toBe(69);
@@ -162,6 +177,19 @@ describe('carte add / remove and the catalog commands', () => {
     expect(r.stdout).toMatch(/^FAIL +server dies +server "dies" exited before it finished starting/m);
     expect(r.stdout).toContain('server dies: run the command by hand to see why it stops');
     expect(r.stderr.trim()).toBe('carte: doctor found 1 problem');
+  });
+
+  it('doctor names a PostgreSQL store it cannot open without its password, and how to fix that', async () => {
+    const url = 'postgres://carte:hunter2@127.0.0.1:1/carte';
+    const r = await carte(['doctor', '--config', config], { CARTE_DATABASE_URL: url });
+    expect(r.code).toBe(74);
+    expect(r.stdout).toMatch(
+      /^FAIL +store +cannot open the store at "postgres:\/\/carte@127\.0\.0\.1:1\/carte": /m,
+    );
+    expect(r.stdout).toContain(
+      'store: check CARTE_DATABASE_URL (or store.url): PostgreSQL answers there, the database exists and the role may use it',
+    );
+    expect(r.stdout + r.stderr).not.toContain('hunter2');
   });
 
   it('removes a server and its cached tools', async () => {

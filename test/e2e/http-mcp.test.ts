@@ -1,7 +1,7 @@
 // Slow: /mcp on a real socket (port 0) with the real upstream everything server behind it, driven
 // by the v2 client in both eras: modern pinned to 2026-07-28 (no session) and legacy 2025-11-25
 // (a Mcp-Session-Id session). Then `carte serve --http` as a process: start message, login, stop.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -180,6 +180,20 @@ describe('carte serve --http', () => {
       expect((await client.listTools()).tools).toHaveLength(4);
       await client.close();
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      // The start message's token command runs as printed, from anywhere, into this Carte's store.
+      const hint = /\(make a token: (.+)\):\n/.exec(stderr);
+      expect(hint).not.toBeNull();
+      const [command = '', ...args] = hint![1]!.split(' ');
+      const made = spawnSync(command, args, {
+        env: { ...process.env, CARTE_DATA_DIR: '', CARTE_CONFIG: '' },
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(made.status, made.stderr).toBe(0);
+      const me = await fetch(`${base}/api/v1/me`, {
+        headers: { authorization: `Bearer ${made.stdout.trim()}` },
+      });
+      expect(me.status).toBe(200);
       // Nothing but nothing on stdout; the token never reaches a log.
       expect(stdout).toBe('');
       expect(stderr).not.toContain(grant.token);

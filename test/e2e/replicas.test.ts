@@ -25,12 +25,13 @@ const HEARD_WITHIN_MS = 5_000;
 
 async function replica(url: string, servers = [fixture('p', 'poisoned.mjs')]) {
   const store = await openStore(url);
-  const gateway = await Gateway.open({ servers, store, logger: memoryLogger() });
+  const logger = memoryLogger();
+  const gateway = await Gateway.open({ servers, store, logger });
   closing.push(async () => {
     await gateway.close();
     await store.close();
   });
-  return { store, gateway };
+  return { store, gateway, logger };
 }
 
 /** Polls `check` until it is true or HEARD_WITHIN_MS passes; returns whether it became true. */
@@ -144,6 +145,28 @@ describe.skipIf(PG_RUN_URL === '')('replicas on one PostgreSQL database', () => 
     ).toEqual([0, 8]);
     const keys = async (s: Store) => (await s.tools.listKeys()).length;
     expect(await keys(a.store)).toBe(8);
+  });
+
+  it("a replica that opens with a server's config changed drops its tools for the others too", async () => {
+    const url = await createDatabase();
+    const heard = await listen(url);
+    const a = await replica(url);
+    await a.gateway.sync(ME);
+    expect(await found(a.gateway, 'echo', 'p/echo')).toBe(true);
+    await heard.fence();
+    heard.catalog();
+    // Another target for "p" (a deploy, or a `${dataDir}` that expands elsewhere): its tools go.
+    const b = await replica(url, [fixture('p', 'poisoned.mjs', { env: { CHANGED: '1' } })]);
+    expect(b.logger.lines).toContain(
+      'warn: server "p" is configured differently from the database\'s copy (another replica\'s config, or ${dataDir} or an env var expanding otherwise): its tools are dropped for every replica until it is discovered again',
+    );
+    await heard.fence();
+    expect(heard.catalog()).toHaveLength(1);
+    expect(await eventually(async () => !(await found(a.gateway, 'echo', 'p/echo')))).toBe(true);
+    expect(a.gateway.listServers(ME).find((s) => s.id === 'p')).toMatchObject({
+      status: 'never',
+      toolCount: 0,
+    });
   });
 
   it('a token revoked through one replica stops working on the other', async () => {

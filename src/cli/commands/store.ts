@@ -1,10 +1,10 @@
 import type { CAC } from 'cac';
 import { join } from 'node:path';
-import { CarteError } from '../../errors.js';
-import { copyStore, isDatabaseUrl } from '../../gateway/index.js';
+import { CarteError, quote } from '../../errors.js';
+import { copyStore, isDatabaseUrl, withoutUrlPassword } from '../../gateway/index.js';
 import type { ActionHelps } from '../shared/action-help.js';
 import { loadConfig, type GlobalFlags } from '../shared/app.js';
-import { formatTable, note, out } from '../shared/output.js';
+import { count, formatTable, note, out } from '../shared/output.js';
 
 /** `carte store copy` is the one action. */
 export const STORE_ACTIONS: ActionHelps = {
@@ -29,18 +29,23 @@ export function registerStore(cli: CAC): void {
       if (!Object.hasOwn(STORE_ACTIONS, action))
         throw new CarteError('bad_input', `unknown store action "${action}"; the only action is "copy"`);
       const to = flags.to === undefined ? '' : String(flags.to);
-      if (!isDatabaseUrl(to))
+      if (to === '')
         throw new CarteError(
           'bad_input',
           'carte store copy needs --to postgres://user@host:5432/db, the empty database to copy into',
         );
+      if (!isDatabaseUrl(to))
+        throw new CarteError(
+          'bad_input',
+          `--to ${quote(withoutUrlPassword(to))} is not a postgres:// or postgresql:// URL: carte store copy copies into an empty PostgreSQL database`,
+        );
       const from = join(loadConfig(flags).dataDir, 'carte.db');
       note(`copying ${from}`);
-      const copied = await copyStore(from, to, (t) => note(`  ${t.table}: ${t.rows} rows`));
+      const copied = await copyStore(from, to, (t) => note(`  ${t.table}: ${count(t.rows, 'row')}`));
       const total = copied.reduce((n, t) => n + t.rows, 0);
       out(formatTable([['TABLE', 'ROWS'], ...copied.map((t) => [t.table, String(t.rows)])]));
       note(
-        `copied ${total} rows; every table's count checked. Point Carte at it with CARTE_DATABASE_URL or store.url.`,
+        `copied ${count(total, 'row')}; every table's count checked. Point Carte at it with CARTE_DATABASE_URL or store.url.`,
       );
     });
 }

@@ -12,7 +12,7 @@ import {
   type ConfigSource,
   type LoadResult,
 } from '../../config/index.js';
-import { CarteError } from '../../errors.js';
+import { CarteError, quote } from '../../errors.js';
 import {
   compileRules,
   Gateway,
@@ -23,6 +23,7 @@ import {
   type EmbedProgress,
   type Logger,
   type Store,
+  withoutUrlPassword,
 } from '../../gateway/index.js';
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js';
 import { formatProblem, note } from './output.js';
@@ -157,7 +158,7 @@ export function storeLocation(loaded: Pick<LoadedConfig, 'config' | 'dataDir'>):
     if (!/^postgres(ql)?:\/\/\S+$/i.test(fromEnv))
       throw new CarteError(
         'bad_config',
-        'CARTE_DATABASE_URL is not a postgres:// or postgresql:// URL; unset it to use SQLite in the data dir',
+        `CARTE_DATABASE_URL ${quote(withoutUrlPassword(fromEnv))} is not a postgres:// or postgresql:// URL; unset it to use SQLite in the data dir`,
       );
     return fromEnv;
   }

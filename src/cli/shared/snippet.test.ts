@@ -1,6 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { clientSnippet, SERVE_NODE_FLAGS, serveCommand, type SnippetInput } from './snippet.js';
+import {
+  carteCommand,
+  clientSnippet,
+  SERVE_NODE_FLAGS,
+  serveCommand,
+  shellLine,
+  type SnippetInput,
+} from './snippet.js';
 
 const base: SnippetInput = {
   execPath: '/usr/bin/node',
@@ -61,6 +68,49 @@ describe('serveCommand', () => {
       command: entry.command,
       args: [...entry.args.slice(0, at), '--http', ...entry.args.slice(at)],
     });
+  });
+});
+
+describe('carteCommand', () => {
+  it('runs the entry with the words and the same location flags, without the serve flags', () => {
+    const input = {
+      ...base,
+      configSource: 'flag',
+      configPath: '/etc/c.yaml',
+      dataDir: '/srv/carte',
+    } as const;
+    expect(carteCommand(input, ['token', 'create'])).toEqual({
+      command: '/usr/bin/node',
+      args: ['/app/bin/carte.js', 'token', 'create', '--config', '/etc/c.yaml', '--data-dir', '/srv/carte'],
+    });
+  });
+});
+
+describe('shellLine', () => {
+  it.each<[string, Record<string, string>, string[], string]>([
+    ['plain words as they are', {}, ['a/b.js', '--x', 'y'], 'node a/b.js --x y'],
+    [
+      'spaces, quotes and $ single-quoted',
+      {},
+      ['/my dir', "it's", '$HOME'],
+      `node '/my dir' 'it'\\''s' '$HOME'`,
+    ],
+    [
+      'a database URL with a query before the command',
+      { CARTE_DATABASE_URL: 'postgres://u@h/db?host=/run/pg' },
+      ['t'],
+      "CARTE_DATABASE_URL='postgres://u@h/db?host=/run/pg' node t",
+    ],
+  ])('%s', (_, env, args, line) => {
+    expect(shellLine({ command: 'node', args }, env)).toBe(line);
+  });
+
+  it('is read back by a shell word for word', () => {
+    const args = ['/my dir', "it's", '$HOME', 'a"b', ''];
+    const r = spawnSync('sh', ['-c', `printf '%s\\n' ${shellLine({ command: 'x', args }).slice(2)}`], {
+      encoding: 'utf8',
+    });
+    expect(r.stdout).toBe(args.map((a) => `${a}\n`).join(''));
   });
 });
 

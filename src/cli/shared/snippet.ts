@@ -50,10 +50,31 @@ export function clientSnippet(input: SnippetInput): { mcpServers: { carte: Comma
  * relays look for the daemon's socket in the data dir their own flags name.
  */
 export function serveCommand(input: SnippetInput, face: 'stdio' | 'http'): CommandLine {
+  const serve = ['serve', ...(face === 'http' ? ['--http'] : [])];
+  return {
+    command: input.execPath,
+    args: [...SERVE_NODE_FLAGS, input.bin, ...serve, ...locationFlags(input)],
+  };
+}
+
+/** Any other command (`words`, e.g. `token create ...`) on the same catalog and data dir, without the serve flags. */
+export function carteCommand(input: SnippetInput, words: readonly string[]): CommandLine {
+  return { command: input.execPath, args: [input.bin, ...words, ...locationFlags(input)] };
+}
+
+/** `--config` and `--data-dir` as absolute paths, each only when it differs from what is found without it. */
+function locationFlags(input: SnippetInput): string[] {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(input.cwd, p));
-  const args = [...SERVE_NODE_FLAGS, input.bin, 'serve', ...(face === 'http' ? ['--http'] : [])];
+  const flags: string[] = [];
   const found = input.configSource === 'user' && abs(input.configPath) === abs(input.defaultUserConfig);
-  if (input.configSource !== 'demo' && !found) args.push('--config', abs(input.configPath));
-  if (abs(input.dataDir) !== abs(input.defaultDataDir)) args.push('--data-dir', abs(input.dataDir));
-  return { command: input.execPath, args };
+  if (input.configSource !== 'demo' && !found) flags.push('--config', abs(input.configPath));
+  if (abs(input.dataDir) !== abs(input.defaultDataDir)) flags.push('--data-dir', abs(input.dataDir));
+  return flags;
+}
+
+/** A command line as a POSIX shell reads it, after `env` assignments; a word with anything unusual is single-quoted. */
+export function shellLine(line: CommandLine, env: Readonly<Record<string, string>> = {}): string {
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`);
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
+  return [...vars, line.command, ...line.args].map((a, i) => (i < vars.length ? a : quote(a))).join(' ');
 }

@@ -149,7 +149,13 @@ export async function migrate(pool: Pool, printable: string): Promise<void> {
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      await client.query('CREATE TABLE IF NOT EXISTS carte_schema (version integer NOT NULL)');
+      // Created only when missing: even IF NOT EXISTS needs CREATE on the schema, which a role
+      // that only reads and writes a current database's tables lacks.
+      const present = await client.query<{ ok: boolean }>(
+        "SELECT to_regclass('carte_schema') IS NOT NULL AS ok",
+      );
+      if (present.rows[0]?.ok !== true)
+        await client.query('CREATE TABLE IF NOT EXISTS carte_schema (version integer NOT NULL)');
       const found = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM carte_schema');
       const version = found.rows[0]?.v ?? 0;
       if (version > PG_SCHEMA_VERSION) {

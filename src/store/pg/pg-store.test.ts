@@ -1,10 +1,11 @@
 // What only the PostgreSQL store does: its migration lock, its version check, its URL handling.
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CarteError } from '../../errors.js';
 import { openStore, SCHEMA_VERSION, type Store } from '../index.js';
 import { createDatabase, onDatabase, PG_RUN_URL } from '../test-engines.js';
 import { PG_SCHEMA_VERSION } from './migrations.js';
-import { parseStoreUrl } from './store-url.js';
+import { parseStoreUrl, withoutUrlPassword } from './store-url.js';
 
 /** The rejection of `promise`, which must be a CarteError. */
 async function carteError(promise: Promise<unknown>): Promise<CarteError> {
@@ -49,6 +50,28 @@ describe.skipIf(!PG_RUN_URL)('PostgreSQL store', () => {
     expect(err.message).toBe(
       `the store at "${url}" has schema version ${SCHEMA_VERSION + 2}, newer than this Carte's ${SCHEMA_VERSION}; upgrade Carte or point store.url elsewhere`,
     );
+  });
+
+  it('a role that may read and write the tables, but not create any, opens a current database', async () => {
+    const url = await createDatabase();
+    await (await openStore(url)).close();
+    const role = `carte_app_${randomBytes(4).toString('hex')}`;
+    await onDatabase(url, (c) =>
+      c.query(
+        `CREATE ROLE ${role} LOGIN; GRANT USAGE ON SCHEMA public TO ${role};
+         GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role};
+         GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ${role}`,
+      ),
+    );
+    const asRole = new URL(url);
+    asRole.username = role;
+    try {
+      const store = await openStore(asRole.toString());
+      await store.servers.reconcileConfig('a', 'h');
+      await store.close();
+    } finally {
+      await onDatabase(url, (c) => c.query(`DROP OWNED BY ${role}; DROP ROLE ${role}`));
+    }
   });
 
   it('a transaction holds one connection: other writers are not part of it', async () => {
@@ -103,5 +126,13 @@ describe('PostgreSQL store URLs', () => {
     expect(() => parseStoreUrl('postgres://u:pw@h/db?pool=0', 10)).toThrow(
       'the pool size in the store URL "postgres://u@h/db" must be a whole number of at least 1, not "0"',
     );
+  });
+
+  it.each([
+    ['mysql://u:hunter2@h/db', 'mysql://u@h/db'],
+    ['postgres://h/db?sslpassword=hunter2&password=hunter2', 'postgres://h/db?sslpassword=***&password=***'],
+    ['not a url', 'not a url'],
+  ])('prints %s without its password, parsed or not', (url, printable) => {
+    expect(withoutUrlPassword(url)).toBe(printable);
   });
 });

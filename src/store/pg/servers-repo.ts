@@ -23,7 +23,7 @@ export class PgServersRepo implements ServersContract {
     return (await rows<ServerDbRow>(this.q, 'SELECT * FROM servers ORDER BY id')).map(fromDb);
   }
 
-  /** See ServersRepo.reconcileConfig: a changed hash drops the server's tools. */
+  /** See ServersRepo.reconcileConfig: a changed hash drops the server's tools, and announces it. */
   async reconcileConfig(id: string, configHash: string): Promise<boolean> {
     const existing = await this.get(id);
     if (existing?.configHash === configHash) return false;
@@ -36,6 +36,7 @@ export class PgServersRepo implements ServersContract {
         [id, configHash],
       );
     });
+    await this.announce(); // the tools are gone and the status is `never`: other replicas' mirrors are stale
     return true;
   }
 

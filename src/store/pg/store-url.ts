@@ -16,7 +16,10 @@ export function parseStoreUrl(url: string, defaultPoolSize: number): StoreUrl {
     parsed = new URL(url);
   } catch {
     // URL's own error carries the input, password and all: not a cause to keep.
-    throw new CarteError('store', `cannot open the store at "${redact(url)}": it is not a valid URL`);
+    throw new CarteError(
+      'store',
+      `cannot open the store at "${withoutUrlPassword(url)}": it is not a valid URL`,
+    );
   }
   const pool = parsed.searchParams.get('pool');
   parsed.searchParams.delete('pool');
@@ -34,7 +37,7 @@ export function parseStoreUrl(url: string, defaultPoolSize: number): StoreUrl {
   return { connectionString, printable, poolSize };
 }
 
-/** A URL that does not parse, with whatever sits between `user:` and `@` removed. */
-function redact(url: string): string {
-  return url.replace(/^([a-z]+:\/\/[^/:@]*):[^@]*@/i, '$1@');
+/** Any URL, even one that does not parse, without what sits between `user:` and `@` nor a `password` parameter's value: fit to print. */
+export function withoutUrlPassword(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^/:@]*):[^@]*@/i, '$1@').replace(/([?&](ssl)?password=)[^&]*/gi, '$1***');
 }

@@ -32,7 +32,7 @@ export function registerDoctor(cli: CAC): void {
             check: e.code === 'store' ? 'store' : 'config',
             ok: false,
             detail: e.operatorMessage,
-            fix: fixFor(e.code),
+            fix: fixFor(e.code, e.operatorMessage),
           },
         ]);
         throw new CarteError(e.code, 'doctor found 1 problem');
@@ -120,8 +120,10 @@ function serverFix(error: string): string {
   return 'run `carte sync --server <id> --log-level debug` to see the exchange';
 }
 
-function fixFor(code: ErrorCode): string {
+function fixFor(code: ErrorCode, message: string): string {
   if (code === 'bad_config') return 'run `carte config check` and fix each line it prints';
+  if (code === 'store' && /store at "postgres(ql)?:\/\//i.test(message))
+    return 'check CARTE_DATABASE_URL (or store.url): PostgreSQL answers there, the database exists and the role may use it';
   if (code === 'store') return 'check the data dir is writable, or point --data-dir elsewhere';
   return 'see the message above';
 }

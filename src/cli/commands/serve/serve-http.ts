@@ -8,6 +8,7 @@ import type { RelayedSessions } from '../../../http/index.js';
 import { daemonSocketPath, describeConfig, type App, type GlobalFlags } from '../../shared/app.js';
 import { checkProject, serveStdioSession } from './serve-stdio.js';
 import { count, note } from '../../shared/output.js';
+import { shellLine, type CommandLine } from '../../shared/snippet.js';
 import { serveUntilStopped } from '../../shared/serve-until-stopped.js';
 
 export interface ServeFlags extends GlobalFlags {
@@ -24,7 +25,9 @@ interface ServeContext {
   /** The project the login link's token acts in. */
   project: string;
   /** The stdio client snippet and the CLI command, for the start message. */
-  stdio: { snippet: { mcpServers: { carte: { command: string; args: string[] } } } };
+  stdio: { snippet: { mcpServers: { carte: CommandLine } } };
+  /** `carte token create` on this catalog and data dir. */
+  token: CommandLine;
 }
 
 /** Serves HTTP until a signal; resolves once the server and the gateway are closed. */
@@ -163,13 +166,12 @@ function printStart(
   const mcpUrl = `${o.url}/mcp`;
   const headers = o.anonymousProject === undefined ? { headers: { Authorization: 'Bearer <token>' } } : {};
   const httpSnippet = { mcpServers: { carte: { type: 'http', url: mcpUrl, ...headers } } };
-  // The same node, entry and flags as the stdio snippet, so the token lands in this data dir.
-  const { command, args } = o.ctx.stdio.snippet.mcpServers.carte;
-  const [bin = '', , ...rest] = args;
-  const create = [command, bin, 'token', 'create', '--project', o.ctx.project, '--scope', 'call', ...rest];
+  // On a database named by CARTE_DATABASE_URL the command needs it too, or the token lands in the
+  // data dir's SQLite file; printed without its password, like every store URL.
+  const fromEnv = app.store.engine === 'postgres' && Boolean(process.env.CARTE_DATABASE_URL);
   const tokenHint =
     o.anonymousProject === undefined
-      ? ` (make a token: ${create.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ')})`
+      ? ` (make a token: ${shellLine(o.ctx.token, fromEnv ? { CARTE_DATABASE_URL: app.store.path } : {})})`
       : ` (without a token it searches project "${o.anonymousProject}")`;
   note(
     [

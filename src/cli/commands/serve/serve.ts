@@ -6,7 +6,13 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir, userConfigPath } from '../../../config/index.js';
-import { clientSnippet, serveCommand, type CommandLine, type SnippetInput } from '../../shared/snippet.js';
+import {
+  carteCommand,
+  clientSnippet,
+  serveCommand,
+  type CommandLine,
+  type SnippetInput,
+} from '../../shared/snippet.js';
 import { describeConfig, openApp, type App } from '../../shared/app.js';
 import { count, note } from '../../shared/output.js';
 import { serveUntilStopped } from '../../shared/serve-until-stopped.js';
@@ -45,7 +51,8 @@ export function registerServe(cli: CAC): void {
       if (flags.sync !== false) await syncWithProgress(app.gateway, { onlyStale: true });
       // Hybrid search (every project's) embeds what the catalog lacks in the background; searches stay lexical meanwhile.
       void app.gateway.prepareSearches(LOCAL_CALLER).catch(() => undefined);
-      if (flags.http) return serveHttp(app, flags, { project, stdio: stdioClient(app) });
+      if (flags.http)
+        return serveHttp(app, flags, { project, stdio: stdioClient(app), token: tokenCommand(app, project) });
       printConnectHelp(app, caller);
       // Resolves when the client goes away, the connection breaks, or a signal arrives; the CLI then exits.
       await serveUntilStopped(app, flags, (shutdown) => {
@@ -78,6 +85,11 @@ export function stdioClient(app: Pick<App, 'path' | 'source' | 'dataDir'>): {
 } {
   const input = snippetInput(app);
   return { snippet: clientSnippet(input), carte: `node ${input.bin}` };
+}
+
+/** `carte token create` for `project` on the catalog and data dir the client entry for `app` reaches (the start message). */
+function tokenCommand(app: Pick<App, 'path' | 'source' | 'dataDir'>, project: string): CommandLine {
+  return carteCommand(snippetInput(app), ['token', 'create', '--project', project, '--scope', 'call']);
 }
 
 /** `carte serve --http` on the catalog and data dir the client entry for `app` reaches (`carte service`). */
