@@ -132,7 +132,7 @@ export async function startCatalog(
     // whose config expands otherwise (`${dataDir}`, an env var) does it at each start.
     if (dropped && stored.has(s.id) && store.engine === 'postgres')
       options.logger.warn(
-        `server "${s.id}" is configured differently from the database's copy (another replica's config, or \${dataDir} or an env var expanding otherwise): its tools are dropped for every replica until it is discovered again`,
+        `server "${s.id}" is configured differently from the database's copy (another replica's config, or an env var expanding otherwise): its tools are dropped for every replica until it is discovered again`,
       );
   }
   await at.mirror.load();

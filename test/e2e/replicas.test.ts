@@ -155,10 +155,10 @@ describe.skipIf(PG_RUN_URL === '')('replicas on one PostgreSQL database', () => 
     expect(await found(a.gateway, 'echo', 'p/echo')).toBe(true);
     await heard.fence();
     heard.catalog();
-    // Another target for "p" (a deploy, or a `${dataDir}` that expands elsewhere): its tools go.
+    // Another target for "p" (a deploy, or an env var that expands otherwise): its tools go.
     const b = await replica(url, [fixture('p', 'poisoned.mjs', { env: { CHANGED: '1' } })]);
     expect(b.logger.lines).toContain(
-      'warn: server "p" is configured differently from the database\'s copy (another replica\'s config, or ${dataDir} or an env var expanding otherwise): its tools are dropped for every replica until it is discovered again',
+      'warn: server "p" is configured differently from the database\'s copy (another replica\'s config, or an env var expanding otherwise): its tools are dropped for every replica until it is discovered again',
     );
     await heard.fence();
     expect(heard.catalog()).toHaveLength(1);

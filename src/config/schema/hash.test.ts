@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigText, serverConfigHash, type ServerConfig } from '../index.js';
 
-function server(yaml: string, env: Record<string, string> = {}): ServerConfig {
-  const r = parseConfigText(`servers:\n  s:\n${yaml}`, { path: '/c/carte.yaml', env });
+function server(yaml: string, env: Record<string, string> = {}, dataDir?: string): ServerConfig {
+  const r = parseConfigText(`servers:\n  s:\n${yaml}`, { path: '/c/carte.yaml', env, dataDir });
   if (!r.config?.servers.s) throw new Error(JSON.stringify(r.errors));
   return r.config.servers.s;
 }
@@ -48,5 +48,17 @@ describe('serverConfigHash', () => {
   it('hashes resolved values: a changed variable changes it', () => {
     const text = '    command: node\n    env: {T: "${env:T}"}\n';
     expect(serverConfigHash(server(text, { T: 'a' }))).not.toBe(serverConfigHash(server(text, { T: 'b' })));
+  });
+
+  it('counts the data dir as ${dataDir}: replicas with data dirs of their own agree (a data dir written out differs)', () => {
+    const text =
+      '    command: node\n    args: ["${dataDir}/x.js"]\n    env: {F: "${dataDir}/m.json"}\n    cwd: "${dataDir}"\n';
+    const a = server(text, {}, '/srv/r1/carte');
+    expect(a.kind === 'stdio' && a.args).toEqual(['/srv/r1/carte/x.js']);
+    expect(serverConfigHash(server(text, {}, '/srv/r2/carte'))).toBe(serverConfigHash(a));
+    const written = '    command: node\n    args: [/srv/r3/x.js]\n    env: {F: "${dataDir}/m.json"}\n    cwd: "${dataDir}"\n';
+    expect(serverConfigHash(server(written, {}, '/srv/r1/carte'))).not.toBe(serverConfigHash(a));
+    const remote = '    url: "https://x/${env:P}"\n    headers: {D: "${dataDir}"}\n';
+    expect(serverConfigHash(server(remote, { P: 'mcp' }, '/a'))).toBe(serverConfigHash(server(remote, { P: 'mcp' }, '/b')));
   });
 });

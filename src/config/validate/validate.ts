@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { rememberAsWritten } from '../secrets/describe-target.js';
+import { rememberDataDir } from '../schema/hash.js';
 import { didYouMean } from '../problems/did-you-mean.js';
 import { reportIssues } from '../problems/issues.js';
 import { describeValue, isRecord, type Problems, type Segment } from '../problems/problems.js';
@@ -77,6 +78,7 @@ export function validateConfig(
     const resolved = resolveServer(server, ['servers', id], ctx, out);
     if (resolved === undefined) continue;
     rememberAsWritten(resolved, server, opts.dataDir);
+    if (opts.dataDir) rememberDataDir(resolved, opts.dataDir);
     servers[id] = resolved;
   }
   if (out.errors.length > start || !search || !limits || !exposure || !menu || !rules) return undefined;
