@@ -12,6 +12,7 @@ import { serverDescriptions } from './calls/lookups.js';
 import { PassthroughCalls } from './calls/passthrough-calls.js';
 import { ToolRows } from './calls/tool-rows.js';
 import { Upstreams, type UpstreamLimits } from './calls/upstreams.js';
+import { analysisApart } from './find/analysis-apart.js';
 import { CatalogView } from './find/catalog-view.js';
 import { GatewaySearch } from './find/gateway-search.js';
 import { SearchStrategies } from './find/search-strategies.js';
@@ -45,6 +46,11 @@ export interface GatewayOptions {
    * dir's `dictionaries/`; docs/search.md, "Other languages"); absent: dictionaries are parsed in memory.
    */
   glossFiles?: string;
+  /**
+   * Analyse a catalog without a stored snapshot in a child process (`carte serve`): the analysis'
+   * garbage goes with it and requests are answered meanwhile. Default: in this process.
+   */
+  analyseApart?: boolean;
 }
 
 export interface GatewayParts {
@@ -90,7 +96,10 @@ export function gatewayParts(
     () => policies.catalog(),
     () => serverDescriptions(mirror, servers()),
     logger,
-    () => prepareDictionaries(logger),
+    {
+      glossesReady: () => prepareDictionaries(logger),
+      ...(options.analyseApart ? { analyse: analysisApart(runNodeJob, (m) => logger.warn(m)) } : {}),
+    },
   );
   const searches = new SearchStrategies(
     options.search ?? { strategy: 'lexical' },

@@ -2,6 +2,7 @@
 export type { Alternative, SearchDoc, SearchHit, SearchIndex, SearchOptions } from './query/types.js';
 export { buildSearchIndex, deferredSearchIndex, type LexicalIndex } from './lexical/search-index.js';
 export { analyseCatalog, subsetLexicalState, type LexicalState } from './lexical/lexical-scorer.js';
+export { ANALYSIS_JOB, type AnalysisInput } from './lexical/analysis-job.js';
 export { decodeLexicalState, encodeLexicalState, snapshotKey, SnapshotError } from './lexical/snapshot.js';
 export { clampLimit, LIMITS, MAX_QUERY_CHARS } from './rank/ranking.js';
 export { RANKER_DEFAULTS, type RankerOptions } from './lexical/options.js';

@@ -113,7 +113,11 @@ export interface App extends LoadedConfig {
 }
 
 /** Loads the config, opens the store under the data dir and builds the gateway. */
-export async function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn'): Promise<App> {
+export async function openApp(
+  flags: GlobalFlags,
+  defaultLevel: LogLevel = 'warn',
+  serving: { analyseApart?: boolean } = {},
+): Promise<App> {
   const logger = createLogger(logLevel(flags.logLevel ?? process.env.CARTE_LOG_LEVEL, defaultLevel));
   const loaded = loadConfig(flags);
   for (const w of loaded.warnings) logger.warn(`${loaded.path}: ${formatProblem(w)}`);
@@ -130,6 +134,7 @@ export async function openApp(flags: GlobalFlags, defaultLevel: LogLevel = 'warn
     projects: projectsFromConfig(loaded.config),
     audit: { arguments: loaded.config.audit.arguments },
     hotList: { size: loaded.config.menu.hotList, halfLifeDays: loaded.config.menu.halfLifeDays },
+    ...(serving.analyseApart ? { analyseApart: true } : {}),
     // Gloss files live in the user's cache dir, so every data dir shares them; CARTE_GLOSS_FILES=off
     // parses dictionaries in memory as before gloss files (bench:core's baseline).
     ...(process.env.CARTE_GLOSS_FILES === 'off'

@@ -11,7 +11,7 @@ import {
 import type { Store, ToolSearchRow } from '../../store/index.js';
 import type { CatalogMirror } from '../shared/catalog-mirror.js';
 import type { VisibilityPolicy } from '../../policy/index.js';
-import { buildIndexWithSnapshot, SNAPSHOT_MIN_TOOLS } from './index-snapshot.js';
+import { buildIndexWithSnapshot, SNAPSHOT_MIN_TOOLS, type IndexSnapshotOptions } from './index-snapshot.js';
 
 /** A tool's search columns as a search document (with its menu filing, for `tag:` and `category:`). */
 export function toSearchDoc(
@@ -31,6 +31,19 @@ export function toSearchDoc(
       ? { categories: [filing.category], ...(filing.tags.length ? { tags: [...filing.tags] } : {}) }
       : {}),
   };
+}
+
+/** How the catalog view builds its index, beyond reading a snapshot. */
+export interface CatalogViewBuild {
+  /**
+   * Resolves when the gloss files being built are there (gateway-parts' prepareDictionaries). A
+   * catalog big enough for a snapshot waits for them, its event loop free, rather than block on
+   * each (ensureGlossFile) and be built again when the translator's id changes (Apertium's list
+   * counts once its file is built); a smaller one builds in milliseconds and does not wait.
+   */
+  glossesReady?: () => Promise<void>;
+  /** Analyses a catalog with no snapshot elsewhere (`analysisApart`, a serving gateway's). */
+  analyse?: IndexSnapshotOptions['analyse'];
 }
 
 /**
@@ -58,13 +71,7 @@ export class CatalogView {
     private readonly policy: () => VisibilityPolicy,
     private readonly serverDescriptions: () => ReadonlyMap<string, string>,
     private readonly log: { debug(message: string): void; warn(message: string): void },
-    /**
-     * Resolves when the gloss files being built are there (gateway-parts' prepareDictionaries). A
-     * catalog big enough for a snapshot waits for them, its event loop free, rather than block on
-     * each (ensureGlossFile) and be built again when the translator's id changes (Apertium's list
-     * counts once its file is built); a smaller one builds in milliseconds and does not wait.
-     */
-    private readonly glossesReady: () => Promise<void> = () => Promise.resolve(),
+    private readonly building: CatalogViewBuild = {},
   ) {}
 
   invalidate(): void {
@@ -93,13 +100,14 @@ export class CatalogView {
   }
 
   private async build(): Promise<void> {
-    if (this.mirror.tools.length >= SNAPSHOT_MIN_TOOLS) await this.glossesReady();
+    if (this.mirror.tools.length >= SNAPSHOT_MIN_TOOLS) await this.building.glossesReady?.();
     const version = this.version;
     const docs = this.collect();
     const started = performance.now();
     const { index, from, translatorId } = await buildIndexWithSnapshot(docs.docs, {
       snapshots: this.store.snapshots,
       warn: (message) => this.log.warn(message),
+      ...(this.building.analyse ? { analyse: this.building.analyse } : {}),
     });
     if (this.version !== version || this.index) return; // changed (or built) meanwhile
     this.install(docs, index, translatorId);

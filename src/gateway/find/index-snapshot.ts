@@ -25,6 +25,8 @@ export interface IndexSnapshotOptions {
   /** Told when a snapshot cannot be read or written; the search itself never fails for it. */
   warn: (message: string) => void;
   minTools?: number;
+  /** Analyses the docs elsewhere (a child process: `analysisApart`); undefined from it analyses here. */
+  analyse?: (docs: readonly SearchDoc[]) => Promise<LexicalState | undefined>;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function buildIndexWithSnapshot(
   }
   const from = state ? 'snapshot' : 'build';
   if (!state) {
-    state = analyseCatalog(docs, RANKER_DEFAULTS);
+    state = (await opts.analyse?.(docs)) ?? analyseCatalog(docs, RANKER_DEFAULTS);
     // A dictionary found unusable while glossing changes the translator's id (its glosses were made
     // without it): the snapshot goes under the key of the glosses it holds.
     const storedKey = translator.id === before ? key : snapshotKey(docs, RANKER_DEFAULTS);

@@ -304,7 +304,12 @@ async function buildApart(
  * the tsc output `dist/search/text/<name>.js` beside it.
  */
 export function compiledTextModule(moduleUrl: string, name: string): string {
+  return compiledSearchModule(moduleUrl, 'text', name);
+}
+
+/** `compiledTextModule` for a module of any room of search/ (`text`, `lexical`). */
+export function compiledSearchModule(moduleUrl: string, room: string, name: string): string {
   const here = fileURLToPath(moduleUrl);
-  if (basename(dirname(here)) === 'text') return moduleUrl;
-  return pathToFileURL(join(dirname(dirname(here)), 'search', 'text', `${name}.js`)).href;
+  if (basename(dirname(here)) === room) return moduleUrl;
+  return pathToFileURL(join(dirname(dirname(here)), 'search', room, `${name}.js`)).href;
 }

@@ -44,7 +44,8 @@ export function registerServe(cli: CAC): void {
     .action(async (flags: ServeFlags) => {
       // A Carte serving HTTP for this data dir takes the session: this process then stays a relay.
       if (!flags.http && !flags.standalone && (await serveRelayed(flags))) return;
-      const app = await openApp(flags, 'info');
+      // A serving process analyses a catalog without a snapshot in a child: it stays small and answers meanwhile.
+      const app = await openApp(flags, 'info', { analyseApart: true });
       checkpointInBackground(app);
       const project = checkProject(app, flags.project ?? DEFAULT_PROJECT);
       const caller = localCaller(project);
