@@ -1,6 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { clientSnippet, SERVE_NODE_FLAGS, serveCommand, type SnippetInput } from './snippet.js';
+import {
+  clientSnippet,
+  SERVE_NODE_FLAGS,
+  serveCommand,
+  tokenCreateCommand,
+  type SnippetInput,
+} from './snippet.js';
 
 const base: SnippetInput = {
   execPath: '/usr/bin/node',
@@ -60,6 +66,23 @@ describe('serveCommand', () => {
     expect(serveCommand({ ...base, ...input }, 'http')).toEqual({
       command: entry.command,
       args: [...entry.args.slice(0, at), '--http', ...entry.args.slice(at)],
+    });
+  });
+});
+
+describe('tokenCreateCommand', () => {
+  it.each<[string, Partial<SnippetInput>, string[]]>([
+    ['defaults', {}, []],
+    [
+      'a config from a flag and a data dir',
+      { configSource: 'flag', configPath: '/etc/c.yaml', dataDir: '/srv/c' },
+      ['--config', '/etc/c.yaml', '--data-dir', '/srv/c'],
+    ],
+  ])("runs bin/carte.js token create with the entry's flags, not its node flags: %s", (_, input, extra) => {
+    const entry = clientSnippet({ ...base, ...input }).mcpServers.carte;
+    expect(tokenCreateCommand(entry, 'web')).toEqual({
+      command: '/usr/bin/node',
+      args: ['/app/bin/carte.js', 'token', 'create', '--project', 'web', '--scope', 'call', ...extra],
     });
   });
 });

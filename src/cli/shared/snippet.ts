@@ -57,3 +57,14 @@ export function serveCommand(input: SnippetInput, face: 'stdio' | 'http'): Comma
   if (abs(input.dataDir) !== abs(input.defaultDataDir)) args.push('--data-dir', abs(input.dataDir));
   return { command: input.execPath, args };
 }
+
+/**
+ * `carte token create` for the catalog a client entry reaches: the entry's node, `bin/carte.js`
+ * and the flags after `serve`, without the node flags, so the token lands in the same data dir.
+ */
+export function tokenCreateCommand(entry: CommandLine, project: string): CommandLine {
+  const at = entry.args.indexOf('serve');
+  const bin = entry.args[at - 1] ?? '';
+  const create = ['token', 'create', '--project', project, '--scope', 'call'];
+  return { command: entry.command, args: [bin, ...create, ...entry.args.slice(at + 1)] };
+}

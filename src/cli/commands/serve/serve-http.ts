@@ -9,6 +9,7 @@ import { daemonSocketPath, describeConfig, type App, type GlobalFlags } from '..
 import { checkProject, serveStdioSession } from './serve-stdio.js';
 import { count, note } from '../../shared/output.js';
 import { serveUntilStopped } from '../../shared/serve-until-stopped.js';
+import { tokenCreateCommand } from '../../shared/snippet.js';
 
 export interface ServeFlags extends GlobalFlags {
   sync?: boolean;
@@ -164,9 +165,8 @@ function printStart(
   const headers = o.anonymousProject === undefined ? { headers: { Authorization: 'Bearer <token>' } } : {};
   const httpSnippet = { mcpServers: { carte: { type: 'http', url: mcpUrl, ...headers } } };
   // The same node, entry and flags as the stdio snippet, so the token lands in this data dir.
-  const { command, args } = o.ctx.stdio.snippet.mcpServers.carte;
-  const [bin = '', , ...rest] = args;
-  const create = [command, bin, 'token', 'create', '--project', o.ctx.project, '--scope', 'call', ...rest];
+  const { command, args } = tokenCreateCommand(o.ctx.stdio.snippet.mcpServers.carte, o.ctx.project);
+  const create = [command, ...args];
   const tokenHint =
     o.anonymousProject === undefined
       ? ` (make a token: ${create.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ')})`
