@@ -15,11 +15,15 @@ interface Run {
   stderr: string;
 }
 
-function carte(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function carte(
+  args: string[],
+  env: Record<string, string> = {},
+  dataDir = ['--data-dir', join(tmp.dir, 'data')],
+): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN, '--data-dir', join(tmp.dir, 'data'), ...args],
+      [BIN, ...dataDir, ...args],
       { cwd: tmp.dir, env: { ...process.env, CARTE_CONFIG: '', ...env }, timeout: 60_000 },
       (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -58,6 +62,24 @@ describe('carte config check', () => {
     const r = await carte(['servers', '--config', bad]);
     expect(r.code).toBe(78);
     expect(r.stderr).toMatch(/^carte: config .*bad2\.yaml has 1 problem:\n/);
+  });
+});
+
+describe('a data dir that cannot be made', () => {
+  it.each([
+    ['the demo config', []],
+    ['a config file', ['--config', 'servers.yaml']],
+  ])('is named, with the fix, not reported as a bug: %s', async (_, config) => {
+    const file = join(tmp.dir, 'a-file');
+    writeFileSync(file, '');
+    writeFileSync(join(tmp.dir, 'servers.yaml'), 'servers:\n  a: { command: node }\n');
+    const r = await carte(['servers', ...config], { CARTE_DATA_DIR: file }, []);
+    expect(r.code).toBe(74);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^carte: cannot create the data dir "${file}" \\(E[A-Z]+: .*\\); pass --data-dir or set CARTE_DATA_DIR to a directory this user can write\n$`,
+      ),
+    );
   });
 });
 
