@@ -23,8 +23,9 @@ export const API_VERSION = '1.0.0';
 export function apiRoutes(deps: HttpDeps): OpenAPIHono<HttpEnv> {
   const app = new OpenAPIHono<HttpEnv>({
     // A request that fails its schema is `bad_input`, thrown to the app's one error mapping.
+    // @hono/zod-validator passes the input as `data` on failure too; its hook type leaves it out.
     defaultHook: (result) => {
-      if (!result.success) throw badRequest(result.target, result.error, result.data);
+      if (!result.success) throw badRequest(result.target, result.error, (result as { data?: unknown }).data);
     },
   });
   registerSearch(app, deps);
