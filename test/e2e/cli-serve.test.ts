@@ -112,6 +112,24 @@ describe('what the process writes', () => {
   });
 });
 
+describe('carte serve with a flag of --http alone', () => {
+  it.each([
+    [
+      ['--port', '8000'],
+      '--port needs --http: carte serve without it serves MCP on stdio, which has no address',
+    ],
+    [
+      ['--anonymous-project', 'default'],
+      '--anonymous-project needs --http: carte serve without it serves MCP on stdio, which has no anonymous access',
+    ],
+  ])('%j is refused, not dropped', async (extra, message) => {
+    const r = await run(process.execPath, [...serveArgs, ...extra], { timeout: 20_000 }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(r).toMatchObject({ code: 64, stderr: `carte: ${message}\n` });
+  });
+});
+
 describe('the printed client snippet', () => {
   it('reaches the same catalog when the config and data dir came from the environment', async () => {
     const env = { ...process.env, CARTE_CONFIG: config, CARTE_DATA_DIR: dataDir };

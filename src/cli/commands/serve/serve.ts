@@ -36,6 +36,7 @@ export function registerServe(cli: CAC): void {
       'On stdio: run the gateway in this process even when a Carte serves HTTP for this data dir',
     )
     .action(async (flags: ServeFlags) => {
+      refuseHttpFlagsOnStdio(flags);
       // A Carte serving HTTP for this data dir takes the session: this process then stays a relay.
       if (!flags.http && !flags.standalone && (await serveRelayed(flags))) return;
       const app = await openApp(flags, 'info');
@@ -55,6 +56,19 @@ export function registerServe(cli: CAC): void {
         return { stop: () => session.then((s) => s.close()) };
       });
     });
+}
+
+/** `carte serve --port 8000` without `--http` would serve stdio and drop the flag: say so instead. */
+function refuseHttpFlagsOnStdio(flags: ServeFlags): void {
+  if (flags.http) return;
+  const given = (['port', 'host', 'anonymous-project'] as const).filter(
+    (f) => flags[f === 'anonymous-project' ? 'anonymousProject' : f] !== undefined,
+  );
+  if (given.length > 0)
+    throw new CarteError(
+      'bad_input',
+      `--${given[0]} needs --http: carte serve without it serves MCP on stdio, which has no ${given[0] === 'anonymous-project' ? 'anonymous access' : 'address'}`,
+    );
 }
 
 /**
