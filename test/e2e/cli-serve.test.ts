@@ -109,6 +109,10 @@ describe('what the process writes', () => {
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(stderr).toContain('"mcpServers"');
     expect(stderr).toContain('Serving MCP on stdio');
+    // The shell examples reach this catalog, not the default one.
+    expect(stderr).toContain(
+      `Try it from a shell:\n  node ${BIN} --config ${config} --data-dir ${dataDir} search `,
+    );
   });
 });
 

@@ -4,6 +4,7 @@ import {
   clientSnippet,
   SERVE_NODE_FLAGS,
   serveCommand,
+  shellCommand,
   tokenCreateCommand,
   type SnippetInput,
 } from './snippet.js';
@@ -84,6 +85,19 @@ describe('tokenCreateCommand', () => {
       command: '/usr/bin/node',
       args: ['/app/bin/carte.js', 'token', 'create', '--project', 'web', '--scope', 'call', ...extra],
     });
+  });
+});
+
+describe('shellCommand', () => {
+  it.each<[string, Partial<SnippetInput>, string]>([
+    ['defaults', {}, 'node /app/bin/carte.js'],
+    [
+      'a config from a flag and a data dir: a shell elsewhere reaches the same catalog',
+      { configSource: 'flag', configPath: '/etc/c.yaml', dataDir: '/srv/my data' },
+      'node /app/bin/carte.js --config /etc/c.yaml --data-dir "/srv/my data"',
+    ],
+  ])('%s', (_, input, expected) => {
+    expect(shellCommand(clientSnippet({ ...base, ...input }).mcpServers.carte)).toBe(expected);
   });
 });
 

@@ -68,3 +68,13 @@ export function tokenCreateCommand(entry: CommandLine, project: string): Command
   const create = ['token', 'create', '--project', project, '--scope', 'call'];
   return { command: entry.command, args: [bin, ...create, ...entry.args.slice(at + 1)] };
 }
+
+/**
+ * How to run the CLI from a shell on the catalog a client entry reaches: `node`, `bin/carte.js`
+ * and the entry's `--config` and `--data-dir`, a path with spaces or quotes in double quotes.
+ */
+export function shellCommand(entry: CommandLine): string {
+  const at = entry.args.indexOf('serve');
+  const words = ['node', entry.args[at - 1] ?? '', ...entry.args.slice(at + 1)];
+  return words.map((w) => (/[\s"']/.test(w) ? JSON.stringify(w) : w)).join(' ');
+}

@@ -6,7 +6,13 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDataDir, userConfigPath } from '../../../config/index.js';
-import { clientSnippet, serveCommand, type CommandLine, type SnippetInput } from '../../shared/snippet.js';
+import {
+  clientSnippet,
+  serveCommand,
+  shellCommand,
+  type CommandLine,
+  type SnippetInput,
+} from '../../shared/snippet.js';
 import { describeConfig, openApp, type App } from '../../shared/app.js';
 import { count, note } from '../../shared/output.js';
 import { serveUntilStopped } from '../../shared/serve-until-stopped.js';
@@ -90,8 +96,8 @@ export function stdioClient(app: Pick<App, 'path' | 'source' | 'dataDir'>): {
   snippet: ReturnType<typeof clientSnippet>;
   carte: string;
 } {
-  const input = snippetInput(app);
-  return { snippet: clientSnippet(input), carte: `node ${input.bin}` };
+  const snippet = clientSnippet(snippetInput(app));
+  return { snippet, carte: shellCommand(snippet.mcpServers.carte) };
 }
 
 /** `carte serve --http` on the catalog and data dir the client entry for `app` reaches (`carte service`). */
