@@ -83,6 +83,20 @@ describe('a data dir that cannot be made', () => {
   });
 });
 
+describe('carte store copy', () => {
+  it.each([
+    [[], ''],
+    [['--to', 'mysql://root:hunter2@db/x'], '; not a mysql: URL'],
+    [['--to', 'db.example'], '; not "db.example"'],
+  ])('names what --to was given, never a password: %j', async (to, given) => {
+    const r = await carte(['store', 'copy', ...to]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toBe(
+      `carte: carte store copy needs --to postgres://user@host:5432/db, the empty database to copy into${given}\n`,
+    );
+  });
+});
+
 describe('carte add / remove and the catalog commands', () => {
   const config = join(tmp.dir, 'carte.yaml');
   writeFileSync(config, '# my servers\nservers: {}\n');

@@ -1,6 +1,6 @@
 import type { CAC } from 'cac';
 import { join } from 'node:path';
-import { CarteError } from '../../errors.js';
+import { CarteError, quote } from '../../errors.js';
 import { copyStore, isDatabaseUrl } from '../../gateway/index.js';
 import type { ActionHelps } from '../shared/action-help.js';
 import { loadConfig, type GlobalFlags } from '../shared/app.js';
@@ -32,7 +32,7 @@ export function registerStore(cli: CAC): void {
       if (!isDatabaseUrl(to))
         throw new CarteError(
           'bad_input',
-          'carte store copy needs --to postgres://user@host:5432/db, the empty database to copy into',
+          `carte store copy needs --to postgres://user@host:5432/db, the empty database to copy into${notThis(to)}`,
         );
       const from = join(loadConfig(flags).dataDir, 'carte.db');
       note(`copying ${from}`);
@@ -43,4 +43,11 @@ export function registerStore(cli: CAC): void {
         `copied ${total} rows; every table's count checked. Point Carte at it with CARTE_DATABASE_URL or store.url.`,
       );
     });
+}
+
+/** What --to was given instead, for the error: only the scheme of a URL, whose user part may hold a password. */
+function notThis(to: string): string {
+  if (to === '') return '';
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(to)?.[1];
+  return scheme === undefined ? `; not ${quote(to, 80)}` : `; not a ${scheme}: URL`;
 }
