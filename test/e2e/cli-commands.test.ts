@@ -170,6 +170,18 @@ describe('carte add / remove and the catalog commands', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ content: [{ type: 'text' }] });
   });
 
+  it('search names the servers never discovered, whose tools it cannot find', async () => {
+    const two = join(tmp.dir, 'two.yaml');
+    const paged = `{ command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(join(FIXTURES, 'paginated.mjs'))}] }`;
+    writeFileSync(two, `servers:\n  paged: ${paged}\n  later: ${paged}\n`);
+    const own = ['--data-dir', join(tmp.dir, 'data-two')];
+    expect((await carte(['sync', '--server', 'paged', '--config', two], {}, own)).code).toBe(0);
+    const r = await carte(['search', 'page', 'tool', '--config', two], {}, own);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('paged/page_tool_');
+    expect(r.stderr).toBe('never discovered, so not searched: later; run `carte sync` to add their tools\n');
+  });
+
   it('names bad input precisely', async () => {
     const badJson = await carte(['call', 'paged/page_tool_3', '--args', '{oops', '--config', config]);
     expect(badJson.code).toBe(64);
