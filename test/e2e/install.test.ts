@@ -64,6 +64,9 @@ function fakeHome(client?: string): Home {
   const env: Record<string, string> = { HOME: t.dir, APPDATA: join(t.dir, 'AppData', 'Roaming') };
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !/^(XDG_|CARTE_)/.test(k) && !(k in env)) env[k] = v;
+  // The dictionaries' gloss files, built once for every test (vitest.config.ts): else a Carte the
+  // test started builds them in this home's ~/.cache after the cleanup, and the home is left behind.
+  if (process.env.CARTE_CACHE_DIR) env.CARTE_CACHE_DIR = process.env.CARTE_CACHE_DIR;
   const file = (c: string) => join(t.dir, CLIENTS[c]!.file);
   if (client) {
     mkdirSync(dirname(file(client)), { recursive: true });
