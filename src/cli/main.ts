@@ -70,7 +70,16 @@ export async function main(argv: string[]): Promise<void> {
   ]) {
     register(cli);
   }
-  cli.help();
+  // cac prints a command's description only in the list of commands: put it under its usage too.
+  cli.help((sections) => {
+    const command = cli.matchedCommand;
+    const at = sections.findIndex((s) => s.title === 'Usage');
+    if (command?.description && at >= 0) sections.splice(at + 1, 0, { body: command.description });
+    // cac shows `--no-sync` with the default of `sync`, "(default: true)", which reads backwards.
+    for (const s of sections)
+      if (s.title === 'Options') s.body = s.body.replace(/^(\s*--no-.*?) \(default: true\)/gm, '$1');
+    return sections;
+  });
   cli.version('0.1.0');
   // Help is printed below, once the command and its action are known (cac alone would print the
   // command's help and forget which command matched).

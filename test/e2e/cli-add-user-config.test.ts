@@ -31,12 +31,21 @@ function carte(args: string[], cwd: string): Promise<{ code: number; stdout: str
 const paged = ['--', process.execPath, join(FIXTURES, 'paginated.mjs')];
 
 describe('carte add with no config file', () => {
+  it('says nothing of creating the user config when the add is refused, and creates none', async () => {
+    const r = await carte(['add', 'Bad Id', ...paged], join(tmp.dir, 'project'));
+    expect(r.code).toBe(64);
+    expect(r.stderr).toBe(
+      'carte: invalid server id "Bad Id"; use lower-case letters, digits, "-" and "_", starting with a letter or digit, e.g. "bad-id"\n',
+    );
+    expect(existsSync(userConfig)).toBe(false);
+  });
+
   it('creates the user config, says where, and the next command reads it from another directory', async () => {
     const here = join(tmp.dir, 'project');
     const r = await carte(['add', 'paged', ...paged], here);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
-      `no config file yet: creating the user config ${userConfig} (the bundled demo servers are not in it)`,
+      `no config file yet: created the user config ${userConfig} (the bundled demo servers are not in it)`,
     );
     expect(r.stderr).toContain(`added server "paged" to ${userConfig}`);
     expect(existsSync(join(here, 'carte.yaml'))).toBe(false);
@@ -50,7 +59,7 @@ describe('carte add with no config file', () => {
   it('makes the user config 0600 once a server holds a secret written inline, naming where, never the secret', async () => {
     const r = await carte(['add', 'keyed', '--env', `API_KEY=${SECRET}`, ...paged], join(tmp.dir, 'project'));
     expect(r.code).toBe(0);
-    expect(r.stderr).not.toContain('creating');
+    expect(r.stderr).not.toContain('created');
     expect(r.stderr).toMatch(
       new RegExp(
         `^${userConfig} is now mode 0600: server "keyed" holds secrets written inline \\(env\\.API_KEY `,

@@ -15,11 +15,15 @@ interface Run {
   stderr: string;
 }
 
-function carte(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function carte(
+  args: string[],
+  env: Record<string, string> = {},
+  dataDir = ['--data-dir', join(tmp.dir, 'data')],
+): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN, '--data-dir', join(tmp.dir, 'data'), ...args],
+      [BIN, ...dataDir, ...args],
       { cwd: tmp.dir, env: { ...process.env, CARTE_CONFIG: '', ...env }, timeout: 60_000 },
       (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -58,6 +62,41 @@ describe('carte config check', () => {
     const r = await carte(['servers', '--config', bad]);
     expect(r.code).toBe(78);
     expect(r.stderr).toMatch(/^carte: config .*bad2\.yaml has 1 problem:\n/);
+  });
+});
+
+describe('a data dir that cannot be made', () => {
+  it.each([
+    ['the demo config', []],
+    ['a config file', ['--config', 'servers.yaml']],
+  ])('is named, with the fix, not reported as a bug: %s', async (_, config) => {
+    const file = join(tmp.dir, 'a-file');
+    writeFileSync(file, '');
+    writeFileSync(join(tmp.dir, 'servers.yaml'), 'servers:\n  a: { command: node }\n');
+    const r = await carte(['servers', ...config], { CARTE_DATA_DIR: file }, []);
+    expect(r.code).toBe(74);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^carte: cannot create the data dir "${file}" \\(E[A-Z]+: .*\\); pass --data-dir or set CARTE_DATA_DIR to a directory this user can write\n$`,
+      ),
+    );
+  });
+});
+
+describe('carte store copy', () => {
+  const notPostgres = (given: string) =>
+    `carte: --to "${given}" is not a postgres:// or postgresql:// URL: carte store copy copies into an empty PostgreSQL database\n`;
+  it.each([
+    [
+      [],
+      'carte: carte store copy needs --to postgres://user@host:5432/db, the empty database to copy into\n',
+    ],
+    [['--to', 'mysql://root:hunter2@db/x'], notPostgres('mysql://root@db/x')],
+    [['--to', 'db.example'], notPostgres('db.example')],
+  ])('names what --to was given, never a password: %j', async (to, message) => {
+    const r = await carte(['store', 'copy', ...to]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toBe(message);
   });
 });
 
@@ -132,6 +171,18 @@ describe('carte add / remove and the catalog commands', () => {
     ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ content: [{ type: 'text' }] });
+  });
+
+  it('search names the servers never discovered, whose tools it cannot find', async () => {
+    const two = join(tmp.dir, 'two.yaml');
+    const paged = `{ command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(join(FIXTURES, 'paginated.mjs'))}] }`;
+    writeFileSync(two, `servers:\n  paged: ${paged}\n  later: ${paged}\n`);
+    const own = ['--data-dir', join(tmp.dir, 'data-two')];
+    expect((await carte(['sync', '--server', 'paged', '--config', two], {}, own)).code).toBe(0);
+    const r = await carte(['search', 'page', 'tool', '--config', two], {}, own);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('paged/page_tool_');
+    expect(r.stderr).toBe('never discovered, so not searched: later; run `carte sync` to add their tools\n');
   });
 
   it('names bad input precisely', async () => {

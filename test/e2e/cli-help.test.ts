@@ -52,6 +52,22 @@ describe('--help after an action', () => {
     expect(r.stdout).toContain('$ carte token create --project <id>');
   });
 
+  it.each([
+    ['serve', 'Serve the gateway over MCP on stdio, or over HTTP with --http'],
+    ['config', 'check: validate the config file and print every problem'],
+    ['service', 'install: keep carte serve --http running at login (systemd or launchd); uninstall; status'],
+  ])('carte %s --help says what the command does, under its usage', async (command, description) => {
+    const r = await carte(command, '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Usage:\n  $ carte ${command}`);
+    expect(r.stdout.split('\n\n')[2]).toBe(description);
+  });
+
+  it('--no-sync does not claim "(default: true)"', async () => {
+    const r = await carte('serve', '--help');
+    expect(r.stdout).toMatch(/^ {2}--no-sync +Skip the start-up sync of servers never discovered *$/m);
+  });
+
   it('a command with an unknown action prints the command help', async () => {
     const r = await carte('token', 'frobnicate', '--help');
     expect(r.code).toBe(0);

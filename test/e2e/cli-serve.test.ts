@@ -109,6 +109,28 @@ describe('what the process writes', () => {
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(stderr).toContain('"mcpServers"');
     expect(stderr).toContain('Serving MCP on stdio');
+    // The shell examples reach this catalog, not the default one.
+    expect(stderr).toContain(
+      `Try it from a shell:\n  node ${BIN} --config ${config} --data-dir ${dataDir} search `,
+    );
+  });
+});
+
+describe('carte serve with a flag of --http alone', () => {
+  it.each([
+    [
+      ['--port', '8000'],
+      '--port needs --http: carte serve without it serves MCP on stdio, which has no address',
+    ],
+    [
+      ['--anonymous-project', 'default'],
+      '--anonymous-project needs --http: carte serve without it serves MCP on stdio, which has no anonymous access',
+    ],
+  ])('%j is refused, not dropped', async (extra, message) => {
+    const r = await run(process.execPath, [...serveArgs, ...extra], { timeout: 20_000 }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(r).toMatchObject({ code: 64, stderr: `carte: ${message}\n` });
   });
 });
 

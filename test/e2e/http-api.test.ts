@@ -172,7 +172,11 @@ describe('REST API through createHttpApp', () => {
     const r = await api(tokens.alphaSearch, '/api/v1/search?q=x&limit=500');
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe('bad_input');
-    expect(r.body.error.message).toMatch(/^query "limit": /);
+    expect(r.body.error.message).toBe('query "limit": too big: expected number to be <=50, not "500"');
+    const range = await api(tokens.alphaSearch, '/api/v1/activity?range=year');
+    expect(range.body.error.message).toBe(
+      'query "range": invalid option: expected one of "hour"|"week", not "year"',
+    );
     const neither = await api(tokens.alphaSearch, '/api/v1/tools');
     expect(neither.body.error).toEqual({
       code: 'bad_input',

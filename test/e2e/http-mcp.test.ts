@@ -157,6 +157,11 @@ describe('carte serve --http', () => {
       expect(stderr).toContain(`MCP endpoint (Streamable HTTP, both protocol eras): ${base}/mcp`);
       expect(stderr).toContain(`"url": "${base}/mcp"`);
       expect(stderr).toContain('"command": ');
+      // The token hint is a command line that runs as printed.
+      const bin = join(ROOT, 'bin', 'carte.js');
+      expect(stderr).toContain(
+        `(make a token: ${process.execPath} ${bin} token create --project default --scope call --data-dir ${t.dir}):`,
+      );
       const login = (c: string) =>
         fetch(`${base}/api/v1/login`, {
           method: 'POST',

@@ -64,6 +64,9 @@ function fakeHome(client?: string): Home {
   const env: Record<string, string> = { HOME: t.dir, APPDATA: join(t.dir, 'AppData', 'Roaming') };
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !/^(XDG_|CARTE_)/.test(k) && !(k in env)) env[k] = v;
+  // The dictionaries' gloss files, built once for every test (vitest.config.ts): else a Carte the
+  // test started builds them in this home's ~/.cache after the cleanup, and the home is left behind.
+  if (process.env.CARTE_CACHE_DIR) env.CARTE_CACHE_DIR = process.env.CARTE_CACHE_DIR;
   const file = (c: string) => join(t.dir, CLIENTS[c]!.file);
   if (client) {
     mkdirSync(dirname(file(client)), { recursive: true });
@@ -127,11 +130,29 @@ describe.each(Object.keys(CLIENTS))('carte install --client %s', (client) => {
     expect(u.stdout).toContain('as it was before install (byte for byte)');
     expect(readFileSync(home.file(client)).equals(original)).toBe(true);
     expect(existsSync(`${home.file(client)}.carte-backup`)).toBe(false);
-    expect(readFileSync(home.userConfig, 'utf8')).not.toContain('everything');
+    // Install created the user config; emptied, it goes, so the bundled demo is found again.
+    expect(u.stdout).toContain(
+      `removed ${home.userConfig}: install created it, and no server is left in it\n`,
+    );
+    expect(existsSync(home.userConfig)).toBe(false);
+    expect((await carte(home, ['servers'])).stdout).toContain(
+      'config: the bundled demo (no config file found)',
+    );
   });
 });
 
 describe('carte install, the edges a person meets', () => {
+  it('leaves a config install did not create, emptied or not', async () => {
+    const home = fakeHome('cursor');
+    mkdirSync(dirname(home.userConfig), { recursive: true });
+    writeFileSync(home.userConfig, 'servers: {}\n');
+    await carte(home, ['install', '--client', 'cursor']);
+    const u = await carte(home, ['uninstall', '--client', 'cursor']);
+    expect(u.code).toBe(0);
+    expect(u.stdout).not.toContain('install created it');
+    expect(readFileSync(home.userConfig, 'utf8')).toBe('servers: {}\n');
+  });
+
   it('does nothing the second time, and says so', async () => {
     const home = fakeHome('cursor');
     await carte(home, ['install', '--client', 'cursor']);

@@ -175,6 +175,19 @@ describe.runIf(process.platform === 'linux').each([
 });
 
 describe.runIf(process.platform === 'linux')('carte service, the edges', () => {
+  it("names the config's ${env:NAME} variables the service will not get", async () => {
+    const home = fakeHome(false);
+    mkdirSync(dirname(home.userConfig), { recursive: true });
+    writeFileSync(
+      home.userConfig,
+      'servers:\n  a: { url: "https://a.invalid/mcp", headers: { A: "${env:TOKEN_A}", B: "${env:TOKEN_B} ${env:TOKEN_A}" } }\n',
+    );
+    const r = await carte(home, ['service', 'install', '--dry-run']);
+    expect(r.stdout).toContain(
+      'note: the config reads ${env:TOKEN_A}, ${env:TOKEN_B}, which the service does not get from this shell: add Environment=NAME=value lines with systemctl --user edit carte\n',
+    );
+  });
+
   it('refuses to replace or remove a unit Carte did not write; --force replaces it', async () => {
     const home = fakeHome(false);
     mkdirSync(dirname(home.unit), { recursive: true });

@@ -1,4 +1,5 @@
 import type { CAC } from 'cac';
+import { existsSync } from 'node:fs';
 import {
   approveProposal,
   approveQuarantinedTool,
@@ -10,7 +11,7 @@ import {
 import { CarteError } from '../../errors.js';
 import { openApp, type App, type GlobalFlags } from '../shared/app.js';
 import { count, formatTable, out, outJson } from '../shared/output.js';
-import { localDecider, writablePath } from './register.js';
+import { localDecider, noteCreated, writablePath } from './register.js';
 
 /** `carte approvals [--json]`: what waits for a person: pending proposals and quarantined tools. */
 export function registerApprovals(cli: CAC): void {
@@ -58,7 +59,9 @@ export function registerApprove(cli: CAC): void {
           await approveQuarantinedTool(LOCAL_CALLER, app, id);
           return out(`approved tool "${id}": it is searchable and callable again`);
         }
-        const r = await approveProposal(LOCAL_CALLER, site(app, writablePath(app)), id, localDecider());
+        const { path, fresh } = writablePath(app);
+        const r = await approveProposal(LOCAL_CALLER, site(app, path), id, localDecider());
+        if (fresh && existsSync(path)) noteCreated(path);
         out(`approved ${id}: server "${r.server}" added to ${r.configPath}`);
         if (r.sync?.status === 'failed')
           throw new CarteError(

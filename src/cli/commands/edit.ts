@@ -4,6 +4,7 @@ import { addServerToFile, removeServerFromFile, resolveConfigPath } from '../../
 import { CarteError } from '../../errors.js';
 import { openApp, userPlace, type GlobalFlags } from '../shared/app.js';
 import { parsePairs } from '../shared/flags.js';
+import { noteCreated } from './register.js';
 import { count, note, out } from '../shared/output.js';
 import { syncWithProgress } from '../shared/sync-progress.js';
 
@@ -17,17 +18,15 @@ interface AddFlags extends GlobalFlags {
 
 /**
  * The config file `add` edits: the one the next command will read (resolveConfigPath); with none
- * yet, the user config, created.
+ * yet, the user config, created (`fresh`: said once it is written, not before a refusal).
  */
-function editablePath(flags: GlobalFlags): string {
+function editablePath(flags: GlobalFlags): { path: string; fresh: boolean } {
   const { path, source } = resolveConfigPath({
     ...(flags.config ? { flag: flags.config } : {}),
     ...userPlace(),
     cwd: process.cwd(),
   });
-  if (source === 'demo')
-    note(`no config file yet: creating the user config ${path} (the bundled demo servers are not in it)`);
-  return path;
+  return { path, fresh: source === 'demo' };
 }
 
 /** `carte add <id> -- <command> [args...]` or `carte add <id> --url URL`: save, then discover at once. */
@@ -51,7 +50,7 @@ export function registerAdd(cli: CAC): void {
           `--transport must be streamable-http or sse, not "${flags.transport}"`,
         );
       }
-      const path = editablePath(flags);
+      const { path, fresh } = editablePath(flags);
       const server = flags.url
         ? {
             url: flags.url,
@@ -60,6 +59,7 @@ export function registerAdd(cli: CAC): void {
           }
         : { command: command[0]!, args: command.slice(1), env: parsePairs('--env', flags.env) };
       const secrets = addServerToFile(path, id, server);
+      if (fresh) noteCreated(path);
       note(`added server "${id}" to ${path}`);
       if (secrets.length > 0)
         note(

@@ -42,7 +42,8 @@ export function registerInstall(cli: CAC): void {
       const spec = clientSpec(flags.client);
       const paths = installPaths(spec, flags);
       const clientText = readClientFile(spec, paths.client);
-      const carteText = readOptional(paths.carte) ?? '';
+      const carteBefore = readOptional(paths.carte);
+      const carteText = carteBefore ?? '';
       const plan = planInstall({
         spec,
         clientPath: paths.client,
@@ -70,6 +71,7 @@ export function registerInstall(cli: CAC): void {
         carteConfig: paths.carte,
         added: plan.added.map((a) => ({ id: a.id, writtenId: a.writtenId, entryDigest: digest(a.entry) })),
         same: plan.same,
+        ...(carteBefore === undefined ? { createdConfig: true } : {}),
       });
       writeAtomically(paths.client, plan.clientText);
       printInstalled(spec, paths, plan);
@@ -93,16 +95,13 @@ export function registerUninstall(cli: CAC): void {
           `the backup ${quote(record.backup, 200)} is gone, so ${spec.name}'s servers cannot be restored; its file is left as it is`,
         );
       const carte = { path: record.carteConfig, text: readOptional(record.carteConfig) ?? '' };
-      const plan = planUninstall({
-        spec,
-        record,
-        clientText,
-        backupText,
-        carte,
-        usedElsewhere: usedElsewhere(spec, paths.record, record.carteConfig),
-      });
+      const elsewhere = usedElsewhere(spec, paths.record, record.carteConfig);
+      const plan = planUninstall({ spec, record, clientText, backupText, carte, usedElsewhere: elsewhere });
       writeAtomically(record.file, plan.clientText);
-      if (plan.carteText !== carte.text) writeAtomically(carte.path, plan.carteText);
+      // A config this install created, left with no server, goes: else it would hide the bundled demo.
+      const dropConfig = record.createdConfig === true && elsewhere.size === 0 && isEmpty(plan.carteText);
+      if (dropConfig) removeFiles(carte.path);
+      else if (plan.carteText !== carte.text) writeAtomically(carte.path, plan.carteText);
       removeFiles(record.backup, paths.record);
       out(
         plan.exact
@@ -112,8 +111,15 @@ export function registerUninstall(cli: CAC): void {
       if (plan.removed.length > 0)
         out(`removed ${count(plan.removed.length, 'server')} from ${carte.path}: ${plan.removed.join(', ')}`);
       for (const k of plan.kept) out(`kept server "${k.id}" in ${carte.path}: ${k.why}`);
+      if (dropConfig) out(`removed ${carte.path}: install created it, and no server is left in it`);
       out(`restart ${spec.name} to use its own servers again`);
     });
+}
+
+/** Carte's config holds nothing but an empty `servers` (YAML or JSON, no comment). */
+function isEmpty(text: string): boolean {
+  const bare = text.replace(/\s/g, '');
+  return bare === 'servers:{}' || bare === '{"servers":{}}';
 }
 
 /** A carte entry that starts Carte otherwise: say how, and how to rewrite it; write nothing. */

@@ -100,7 +100,7 @@ async function clashes(app: App, id: string): Promise<Problem[]> {
 /** Why the server could not load from the config file as it stands (an `${env:NAME}` not set), or undefined. */
 function unresolved(app: App, id: string, server: Record<string, unknown>): string | undefined {
   return unresolvedVariables(id, server, {
-    configPath: writablePath(app, false),
+    configPath: writablePath(app).path,
     env: process.env,
     dataDir: app.dataDir,
   });
@@ -108,18 +108,23 @@ function unresolved(app: App, id: string, server: Record<string, unknown>): stri
 
 /**
  * The config file approvals write to: the one in use; with the bundled demo, the user config
- * (resolveConfigPath), created by the first approval and read by the next command.
+ * (resolveConfigPath), created by the first approval and read by the next command. `fresh`: this
+ * write creates it, which is said once the write is done (noteCreated), never before a refusal.
  */
-export function writablePath(app: App, say = true): string {
-  if (say && app.source === 'demo' && !existsSync(app.path))
-    note(`no config file yet: creating the user config ${app.path} (the bundled demo servers are not in it)`);
-  return app.path;
+export function writablePath(app: App): { path: string; fresh: boolean } {
+  return { path: app.path, fresh: app.source === 'demo' && !existsSync(app.path) };
+}
+
+/** Says on stderr that a write just created the user config. */
+export function noteCreated(path: string): void {
+  note(`no config file yet: created the user config ${path} (the bundled demo servers are not in it)`);
 }
 
 /** Adds the server to the config file (comments kept); with the bundled demo, creates the user config. */
 function writeServer(app: App, id: string, server: Record<string, unknown>): string {
-  const path = writablePath(app);
+  const { path, fresh } = writablePath(app);
   addServerToFile(path, id, server as unknown as ServerInput);
+  if (fresh) noteCreated(path);
   return path;
 }
 

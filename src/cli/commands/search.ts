@@ -37,9 +37,13 @@ export function registerSearch(cli: CAC): void {
           ...(min !== undefined ? { minRelevance: min } : {}),
         });
         if (flags.json) return outJson({ results, meta });
-        if (app.gateway.listServers(LOCAL_CALLER).every((s) => s.toolCount === 0)) {
-          note('the catalog is empty: run `carte sync` first');
-        }
+        const servers = app.gateway.listServers(LOCAL_CALLER);
+        const never = servers.filter((s) => s.status === 'never').map((s) => s.id);
+        if (servers.every((s) => s.toolCount === 0)) note('the catalog is empty: run `carte sync` first');
+        else if (never.length > 0)
+          note(
+            `never discovered, so not searched: ${never.join(', ')}; run \`carte sync\` to add their tools`,
+          );
         if (results.length === 0) return out('no matching tools');
         out(formatTable(results.map((r) => [r.key, r.relevance.toFixed(2), clip(r.summary, 90)])));
       } finally {

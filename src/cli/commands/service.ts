@@ -238,9 +238,10 @@ function warnAboutEnvironment(plan: Plan): void {
     plan.file.kind === 'systemd'
       ? 'add Environment=NAME=value lines with systemctl --user edit carte'
       : 'add them under EnvironmentVariables in the agent';
-  if (text?.includes('${env:'))
+  const read = [...new Set([...(text ?? '').matchAll(/\$\{env:([^}]+)\}/g)].map((m) => `\${env:${m[1]}}`))];
+  if (read.length > 0)
     out(
-      `note: the config reads \${env:NAME} variables, which the service does not get from this shell: ${where}`,
+      `note: the config reads ${read.join(', ')}, which the service does not get from this shell: ${where}`,
     );
   if (lost.length > 0) out(`note: ${lost.join(', ')} set here will not reach the service: ${where}`);
 }

@@ -49,3 +49,5 @@ export function registerStore(cli: CAC): void {
       );
     });
 }
+
+/** What --to was given instead, for the error: only the scheme of a URL, whose user part may hold a password. */

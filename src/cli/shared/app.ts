@@ -59,7 +59,7 @@ export function loadConfig(flags: GlobalFlags): LoadedConfig {
   const dataDir = dataDirOf(flags);
   const { path, source } = findConfig(flags);
   if (source === 'demo') {
-    mkdirSync(join(dataDir, 'sandbox'), { recursive: true });
+    makeDataDir(dataDir, 'sandbox');
     return { config: demoConfig(dataDir), path, source, dataDir, warnings: [] };
   }
   const result = loadConfigFile(path, { env, dataDir });
@@ -74,6 +74,22 @@ export function loadConfig(flags: GlobalFlags): LoadedConfig {
     );
   }
   return { config: result.config, path, source, dataDir, warnings: result.warnings };
+}
+
+/**
+ * Makes the data dir (and a folder in it): a path that cannot be one (a file in the way, no
+ * permission) is the user's flag or variable to fix, not a bug, so the error names it.
+ */
+function makeDataDir(dataDir: string, sub = ''): void {
+  try {
+    mkdirSync(join(dataDir, sub), { recursive: true });
+  } catch (err) {
+    throw new CarteError(
+      'store',
+      `cannot create the data dir "${dataDir}" (${(err as Error).message}); pass --data-dir or set CARTE_DATA_DIR to a directory this user can write`,
+      { cause: err },
+    );
+  }
 }
 
 /** The config file the flags, environment and working directory select, and where it came from (not read). */
@@ -121,7 +137,9 @@ export async function openApp(
   const logger = createLogger(logLevel(flags.logLevel ?? process.env.CARTE_LOG_LEVEL, defaultLevel));
   const loaded = loadConfig(flags);
   for (const w of loaded.warnings) logger.warn(`${loaded.path}: ${formatProblem(w)}`);
-  const store = await openStore(storeLocation(loaded), {
+  const location = storeLocation(loaded);
+  if (location === join(loaded.dataDir, 'carte.db')) makeDataDir(loaded.dataDir);
+  const store = await openStore(location, {
     activity: { retentionDays: loaded.config.audit.retentionDays },
   });
   const gateway = await Gateway.open({

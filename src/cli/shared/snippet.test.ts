@@ -5,6 +5,7 @@ import {
   clientSnippet,
   SERVE_NODE_FLAGS,
   serveCommand,
+  shellCommand,
   shellLine,
   type SnippetInput,
 } from './snippet.js';
@@ -111,6 +112,19 @@ describe('shellLine', () => {
       encoding: 'utf8',
     });
     expect(r.stdout).toBe(args.map((a) => `${a}\n`).join(''));
+  });
+});
+
+describe('shellCommand', () => {
+  it.each<[string, Partial<SnippetInput>, string]>([
+    ['defaults', {}, 'node /app/bin/carte.js'],
+    [
+      'a config from a flag and a data dir: a shell elsewhere reaches the same catalog',
+      { configSource: 'flag', configPath: '/etc/c.yaml', dataDir: '/srv/my data' },
+      'node /app/bin/carte.js --config /etc/c.yaml --data-dir "/srv/my data"',
+    ],
+  ])('%s', (_, input, expected) => {
+    expect(shellCommand(clientSnippet({ ...base, ...input }).mcpServers.carte)).toBe(expected);
   });
 });
 

@@ -78,3 +78,13 @@ export function shellLine(line: CommandLine, env: Readonly<Record<string, string
   const vars = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`);
   return [...vars, line.command, ...line.args].map((a, i) => (i < vars.length ? a : quote(a))).join(' ');
 }
+
+/**
+ * How to run the CLI from a shell on the catalog a client entry reaches: `node`, `bin/carte.js`
+ * and the entry's `--config` and `--data-dir`, a path with spaces or quotes in double quotes.
+ */
+export function shellCommand(entry: CommandLine): string {
+  const at = entry.args.indexOf('serve');
+  const words = ['node', entry.args[at - 1] ?? '', ...entry.args.slice(at + 1)];
+  return words.map((w) => (/[\s"']/.test(w) ? JSON.stringify(w) : w)).join(' ');
+}

@@ -18,6 +18,8 @@ export interface InstallRecord {
   added: { id: string; writtenId: string; entryDigest: string }[];
   /** Servers Carte's config had already, with the same definition: install did not add them. */
   same: string[];
+  /** True when Carte's config did not exist before this install (records from older Carte lack it). */
+  createdConfig?: boolean;
 }
 
 export interface UninstallInput {

@@ -38,7 +38,8 @@ export function translateServer(raw: unknown, place: ServerPlace, out: Problems)
   const known = knownServerKeys(place.dialect);
   const server: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (CARTE_SERVER_KEYS.includes(key)) server[key] = value;
+    if (key === 'trust' && typeof value === 'boolean') out.warn([...place.path, key], geminiTrust(value));
+    else if (CARTE_SERVER_KEYS.includes(key)) server[key] = value;
     else if (!known.includes(key)) {
       out.warn([...place.path, key], `ignored unknown key ${JSON.stringify(key)}${didYouMean(key, known)}`);
     }
@@ -47,6 +48,11 @@ export function translateServer(raw: unknown, place: ServerPlace, out: Problems)
   const steps = [readEndpoint, readTimeout, readDisabled, readEnvFileKey, readType];
   const ok = steps.reduce((good, step) => step(draft) && good, true);
   return { server: ok ? server : undefined, renames };
+}
+
+/** Gemini CLI writes `trust: true` to skip its own confirmations; Carte's `trust` is `{pin}`. */
+function geminiTrust(value: boolean): string {
+  return `ignored "trust": ${value}, Gemini CLI's switch that skips its confirmations; Carte's own "trust" is an object such as {"pin": true} (docs/security.md)`;
 }
 
 function endpointKeys(d: Draft): string[] {

@@ -101,6 +101,15 @@ describe('Claude Desktop / Cursor', () => {
       only('mcpServers.Web', 'server id "Web" is not valid; using "web"'),
     ],
     [
+      "Gemini CLI's trust: true (skip its confirmations) is ignored, not read as Carte's trust object",
+      { a: { command: 'x', trust: true } },
+      [],
+      only(
+        'mcpServers.a.trust',
+        'ignored "trust": true, Gemini CLI\'s switch that skips its confirmations; Carte\'s own "trust" is an object such as {"pin": true} (docs/security.md)',
+      ),
+    ],
+    [
       'missing env names the variable',
       { a: { command: 'x', env: { T: '${env:NOPE}' } } },
       only('mcpServers.a.env.T', 'environment variable "NOPE" is not set'),

@@ -23,8 +23,9 @@ export const API_VERSION = '1.0.0';
 export function apiRoutes(deps: HttpDeps): OpenAPIHono<HttpEnv> {
   const app = new OpenAPIHono<HttpEnv>({
     // A request that fails its schema is `bad_input`, thrown to the app's one error mapping.
+    // @hono/zod-validator passes the input as `data` on failure too; its hook type leaves it out.
     defaultHook: (result) => {
-      if (!result.success) throw badRequest(result.target, result.error);
+      if (!result.success) throw badRequest(result.target, result.error, (result as { data?: unknown }).data);
     },
   });
   registerSearch(app, deps);
@@ -39,11 +40,25 @@ export function apiRoutes(deps: HttpDeps): OpenAPIHono<HttpEnv> {
   return app;
 }
 
-/** One sentence naming the first bad value: `query "limit": too big: expected number to be <=50`. */
-function badRequest(target: string, error: ZodError): CarteError {
+/**
+ * One sentence naming the first bad value: `query "limit": too big: expected number to be <=50, not "500"`.
+ * Only a query or path value is quoted back: a body may hold a tool's arguments.
+ */
+function badRequest(target: string, error: ZodError, input: unknown): CarteError {
   const issue = error.issues[0];
   const where = target === 'json' ? 'body' : target;
   const field = issue?.path.length ? ` "${issue.path.join('.')}"` : '';
   const message = issue?.message.replace(/^./, (ch) => ch.toLowerCase()) ?? 'invalid';
-  return new CarteError('bad_input', `${where}${field}: ${message}`, { details: { issues: error.issues } });
+  const value = (target === 'query' || target === 'param') && issue ? valueAt(input, issue.path) : undefined;
+  const given = typeof value === 'string' ? `, not ${JSON.stringify(value)}` : '';
+  return new CarteError('bad_input', `${where}${field}: ${message}${given}`, {
+    details: { issues: error.issues },
+  });
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>(
+    (v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined),
+    input,
+  );
 }

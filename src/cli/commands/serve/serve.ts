@@ -10,6 +10,7 @@ import {
   carteCommand,
   clientSnippet,
   serveCommand,
+  shellCommand,
   type CommandLine,
   type SnippetInput,
 } from '../../shared/snippet.js';
@@ -42,6 +43,7 @@ export function registerServe(cli: CAC): void {
       'On stdio: run the gateway in this process even when a Carte serves HTTP for this data dir',
     )
     .action(async (flags: ServeFlags) => {
+      refuseHttpFlagsOnStdio(flags);
       // A Carte serving HTTP for this data dir takes the session: this process then stays a relay.
       if (!flags.http && !flags.standalone && (await serveRelayed(flags))) return;
       // A serving process analyses a catalog without a snapshot in a child: it stays small and answers meanwhile.
@@ -65,6 +67,19 @@ export function registerServe(cli: CAC): void {
     });
 }
 
+/** `carte serve --port 8000` without `--http` would serve stdio and drop the flag: say so instead. */
+function refuseHttpFlagsOnStdio(flags: ServeFlags): void {
+  if (flags.http) return;
+  const given = (['port', 'host', 'anonymous-project'] as const).filter(
+    (f) => flags[f === 'anonymous-project' ? 'anonymousProject' : f] !== undefined,
+  );
+  if (given.length > 0)
+    throw new CarteError(
+      'bad_input',
+      `--${given[0]} needs --http: carte serve without it serves MCP on stdio, which has no ${given[0] === 'anonymous-project' ? 'anonymous access' : 'address'}`,
+    );
+}
+
 /**
  * This package's bin/carte.js: the nearest folder above this module that holds it, so the path is
  * right from src/ (tests), dist/cli/ and the bundle in dist/carte/ alike.
@@ -84,8 +99,8 @@ export function stdioClient(app: Pick<App, 'path' | 'source' | 'dataDir'>): {
   snippet: ReturnType<typeof clientSnippet>;
   carte: string;
 } {
-  const input = snippetInput(app);
-  return { snippet: clientSnippet(input), carte: `node ${input.bin}` };
+  const snippet = clientSnippet(snippetInput(app));
+  return { snippet, carte: shellCommand(snippet.mcpServers.carte) };
 }
 
 /** `carte token create` for `project` on the catalog and data dir the client entry for `app` reaches (the start message). */
