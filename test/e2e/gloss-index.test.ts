@@ -35,6 +35,19 @@ describe.skipIf(!ready)('the index and the gloss files (slow)', () => {
     return cache;
   }
 
+  /** The next start on `data` reads the one snapshot stored, built with every gloss file. */
+  async function readsItsSnapshot(data: string, cache: string): Promise<void> {
+    const logger = memoryLogger();
+    const second = await harness(servers, data, { glossFiles: cache, logger });
+    try {
+      await second.gateway.prepareSearch(LOCAL_CALLER);
+      expect(builds(logger)).toEqual([expect.stringMatching(/read from its snapshot in \d+ ms$/)]);
+      expect(await second.store.snapshots.keys()).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  }
+
   it('waits for the gloss files under way and is built once, then read from its snapshot', async () => {
     const cache = glossDir('first-start');
     const data = join(dir, 'first-start-data');
@@ -52,14 +65,7 @@ describe.skipIf(!ready)('the index and the gloss files (slow)', () => {
       await first.close();
     }
 
-    logger.lines.length = 0;
-    const second = await harness(servers, data, { glossFiles: cache, logger });
-    try {
-      await second.gateway.prepareSearch(LOCAL_CALLER);
-      expect(builds(logger)).toEqual([expect.stringMatching(/read from its snapshot in \d+ ms$/)]);
-    } finally {
-      await second.close();
-    }
+    await readsItsSnapshot(data, cache);
   });
 
   it('built before a gloss file by a synchronous search, is built again under the new id, then read from that snapshot', async () => {
@@ -84,14 +90,6 @@ describe.skipIf(!ready)('the index and the gloss files (slow)', () => {
     }
 
     // The next start (the file there from the start) reads the snapshot of Apertium's glosses.
-    logger.lines.length = 0;
-    const second = await harness(servers, data, { glossFiles: cache, logger });
-    try {
-      await second.gateway.prepareSearch(LOCAL_CALLER);
-      expect(builds(logger)).toEqual([expect.stringMatching(/read from its snapshot in \d+ ms$/)]);
-      expect(await second.store.snapshots.keys()).toHaveLength(1);
-    } finally {
-      await second.close();
-    }
+    await readsItsSnapshot(data, cache);
   });
 });
