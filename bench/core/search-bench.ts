@@ -1,6 +1,7 @@
 // (b) Search latency through `Gateway.searchTools`, in process, over a real store; and the CLI's
 // cold start (`carte search ... --json`) as a whole process.
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Gateway, LOCAL_CALLER, openStore, type GatewayServer } from '../../src/gateway/index.js';
 import { SNAPSHOT_MIN_TOOLS } from '../../src/gateway/find/index-snapshot.js';
@@ -53,6 +54,8 @@ export interface SearchBench {
   cliColdCpuMs: number[];
   /** `carte servers --json` on the same catalog: CLI start, config, store, no search index. */
   cliServersMs: number[];
+  /** `carte search` cold with one hide rule (a caller's index derived from the catalog's); empty for a config it cannot edit. */
+  cliHideRuleMs: number[];
   cliResults: number;
 }
 
@@ -163,12 +166,15 @@ async function benchCli(
   cliNoSnapshotMs: number[];
   cliColdCpuMs: number[];
   cliServersMs: number[];
+  cliHideRuleMs: number[];
   cliResults: number;
 }> {
   const cliColdMs: number[] = [];
   const cliNoSnapshotMs: number[] = [];
   const cliColdCpuMs: number[] = [];
   const cliServersMs: number[] = [];
+  const cliHideRuleMs: number[] = [];
+  const ruled = withHideRule(target.cliArgs);
   let cliResults = 0;
   for (let i = 0; i < runs; i++) {
     const run = await runOk(['search', CLI_QUERY, '--json', ...target.cliArgs], { cwd: target.cwd });
@@ -178,6 +184,9 @@ async function benchCli(
     cliColdMs.push(run.ms);
     if (run.cpuMs !== undefined) cliColdCpuMs.push(run.cpuMs);
     cliServersMs.push((await runOk(['servers', '--json', ...target.cliArgs], { cwd: target.cwd })).ms);
+    // The same catalog and snapshot (rules do not change what the catalog index holds).
+    if (ruled)
+      cliHideRuleMs.push((await runOk(['search', CLI_QUERY, '--json', ...ruled], { cwd: target.cwd })).ms);
     // The first search after a catalog change: no snapshot yet (this run stores the next one).
     const store = await openStore(join(target.dataDir, 'carte.db'));
     await store.snapshots.clear();
@@ -186,7 +195,21 @@ async function benchCli(
       (await runOk(['search', CLI_QUERY, '--json', ...target.cliArgs], { cwd: target.cwd })).ms,
     );
   }
-  return { cliColdMs, cliNoSnapshotMs, cliColdCpuMs, cliServersMs, cliResults };
+  return { cliColdMs, cliNoSnapshotMs, cliColdCpuMs, cliServersMs, cliHideRuleMs, cliResults };
+}
+
+/**
+ * The CLI arguments with `--config` pointing at a copy of a JSON config that hides `*delete*`
+ * tools; undefined when the arguments name no JSON config (the demo).
+ */
+function withHideRule(args: readonly string[]): string[] | undefined {
+  const at = args.indexOf('--config');
+  const path = at >= 0 ? args[at + 1] : undefined;
+  if (path === undefined || !path.endsWith('.json')) return undefined;
+  const config = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  const ruled = join(dirname(path), 'carte-hide-rule.json');
+  writeFileSync(ruled, JSON.stringify({ ...config, rules: [{ match: ['*delete*'], enabled: false }] }));
+  return args.map((a, i) => (i === at + 1 ? ruled : a));
 }
 
 export function searchTable(benches: readonly SearchBench[], nodeBareMs: number): string {
@@ -232,6 +255,7 @@ export function searchTable(benches: readonly SearchBench[], nodeBareMs: number)
       '... no snapshot stored',
       '`carte search` cold p50',
       '... no snapshot stored',
+      '... a hide rule',
       'min',
       'CPU p50',
       '`carte servers` p50',
@@ -246,6 +270,7 @@ export function searchTable(benches: readonly SearchBench[], nodeBareMs: number)
       ms(median(b.firstSearchNoSnapshotMs)),
       ms(median(b.cliColdMs)),
       ms(median(b.cliNoSnapshotMs)),
+      b.cliHideRuleMs.length ? ms(median(b.cliHideRuleMs)) : '-',
       ms(Math.min(...b.cliColdMs)),
       ms(median(b.cliColdCpuMs)),
       ms(median(b.cliServersMs)),
