@@ -9,12 +9,10 @@ import {
   glossFileDir,
   RANKER_DEFAULTS,
   type AnalysisInput,
+  type JobRunner,
   type LexicalState,
   type SearchDoc,
 } from '../../search/index.js';
-
-/** Runs a module's export `(arg) => void` in a child process (upstream's runNodeJob). */
-export type JobRunner = (module: string, exportName: string, arg: string) => Promise<void>;
 
 /**
  * Analyses `docs` in a child process; undefined (the caller analyses them here) when node cannot

@@ -173,14 +173,15 @@ function flattenWords(
 
 /** Tool i's fields as term ids (into `words.terms`). */
 function toolFields(words: ToolWords, i: number): number[][] {
-  const out: number[][] = [];
-  for (let f = 0; f < TOOL_FIELDS; f++) {
-    const field: number[] = [];
-    for (let j = words.starts[i * TOOL_FIELDS + f]!; j < words.starts[i * TOOL_FIELDS + f + 1]!; j++)
-      field.push(words.termOf[words.ids[j]!]!);
-    out.push(field);
-  }
-  return out;
+  return fieldsOf(words, i).map((ids) => Array.from(ids, (id) => words.termOf[id]!));
+}
+
+/** Tool i's fields as word ids (views into `words.ids`). */
+function fieldsOf(words: ToolWords, i: number): Int32Array[] {
+  const at = i * TOOL_FIELDS;
+  return Array.from({ length: TOOL_FIELDS }, (_, f) =>
+    words.ids.subarray(words.starts[at + f], words.starts[at + f + 1]),
+  );
 }
 
 /**
@@ -197,12 +198,7 @@ export function subsetLexicalState(
   opts: RankerOptions,
 ): LexicalState {
   const from = state.words;
-  const wordFields = keep.map((i) => {
-    const fields: Int32Array[] = [];
-    for (let f = 0; f < TOOL_FIELDS; f++)
-      fields.push(from.ids.subarray(from.starts[i * TOOL_FIELDS + f], from.starts[i * TOOL_FIELDS + f + 1]));
-    return fields;
-  });
+  const wordFields = keep.map((i) => fieldsOf(from, i));
   const lastTool = new Int32Array(from.words.length).fill(-1);
   const counts = new Map<number, number>(); // word id -> tools that use it, in the analysis' order
   wordFields.forEach((fields, k) => {
