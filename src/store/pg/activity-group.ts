@@ -1,15 +1,26 @@
 // Group commit of audit rows on PostgreSQL, as SQLite groups them (../sqlite/group-commit.ts): the
 // calls that begin (or finish) in one turn of the event loop share one statement, so a call's two
 // audit writes cost 2/k round trips instead of two (bench:load part pg: the round trips, not the
-// rows, are what a call on PostgreSQL pays). Each promise settles once its statement committed.
-// If a grouped statement fails, each write runs alone, so one bad row fails only its own caller.
+// rows, are what a call on PostgreSQL pays). One statement is in flight at a time: the writes
+// asked for while it runs wait for it and go together in the next one, so the busier the gateway,
+// the larger the groups (a quiet one still writes at once). Each promise settles once its
+// statement committed. If a grouped statement fails, each write runs alone, so one bad row fails
+// only its own caller.
 import type { ActivityOutcome } from '../sqlite/activity-repo.js';
 import type { Queryable } from './db.js';
+
+/**
+ * How long the next group waits for a statement in flight (ms). A grouped statement takes about a
+ * millisecond (bench:load part pg); one still running after this is stuck, not busy.
+ */
+export const STALL_MS = 200;
 
 /** One turn's writes of one kind, and the statement that writes them all. */
 export class TurnGroup<In, Out> {
   private queue: { input: In; resolve: (v: Out) => void; reject: (e: unknown) => void }[] = [];
   private scheduled = false;
+  /** The statement in flight, until it settles or stalls. */
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly writeAll: (inputs: readonly In[]) => Promise<Out[]>,
@@ -19,14 +30,35 @@ export class TurnGroup<In, Out> {
   add(input: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      setImmediate(() => void this.flush());
+      this.schedule();
+    });
+  }
+
+  /** A flush at the end of this turn, unless one is due or a statement is still in flight. */
+  private schedule(): void {
+    if (this.scheduled || this.writing !== undefined || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      const statement = this.flush();
+      this.writing = statement;
+      const done = () => {
+        if (this.writing !== statement) return;
+        this.writing = undefined;
+        this.schedule();
+      };
+      // A statement that hangs (a server that stopped answering) must not hold the writes behind
+      // it: past STALL_MS the next group goes on another connection, as it would without waiting.
+      const stalled = setTimeout(done, STALL_MS);
+      stalled.unref();
+      void statement.finally(() => {
+        clearTimeout(stalled);
+        done();
+      });
     });
   }
 
   private async flush(): Promise<void> {
-    this.scheduled = false;
     const queue = this.queue;
     this.queue = [];
     if (queue.length === 1) return this.alone(queue[0]!);
