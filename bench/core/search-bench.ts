@@ -25,19 +25,16 @@ export interface SearchBench {
   label: string;
   tools: number;
   /**
-   * `Gateway.open(...)` over the stored catalog: prunes and reconciles every server, reads the
-   * catalog into memory and builds the search index (from its snapshot when one is stored).
+   * `Gateway.open(...)` and `prepareSearch` over the stored catalog, its index snapshot stored:
+   * prunes and reconciles every server, reads the catalog into memory, and reads the index.
    */
   openMs: number[];
+  /** The same with no snapshot stored (a new or changed catalog): analysed and a snapshot stored. */
+  openNoSnapshotMs: number[];
   /** `store.tools.listAll()`: reading every row. */
   listAllMs: number[];
-  /**
-   * The first search of a fresh gateway with the index snapshot stored. Before Gateway.open (the
-   * async store) this read the rows and the index from the snapshot; now open does, and it is the query.
-   */
+  /** The first query of a gateway opened from the snapshot. */
   firstSearchMs: number[];
-  /** The same with no snapshot stored (a new or changed catalog; open analyses it and stores a snapshot). */
-  firstSearchNoSnapshotMs: number[];
   /** Every sample of every measured pass (passes x queries). */
   latency: Summary;
   /** Per query, its best time over the passes: the cost without scheduler and GC noise. */
@@ -61,6 +58,89 @@ export interface SearchBench {
 
 const REBUILDS = 3;
 
+/** Warm latency: one warm-up pass (JIT), then `passes` timed passes over the queries. */
+async function timeSearches(
+  gw: Gateway,
+  queries: readonly BenchQuery[],
+  passes: number,
+): Promise<Pick<SearchBench, 'latency' | 'bestOf' | 'byKind' | 'passes' | 'gc' | 'slowest'>> {
+  for (const q of queries) gw.searchTools(LOCAL_CALLER, q.query);
+  const times = queries.map(() => [] as number[]);
+  const gc = watchGc();
+  for (let p = 0; p < passes; p++) {
+    queries.forEach((q, i) => {
+      const t = performance.now();
+      gw.searchTools(LOCAL_CALLER, q.query);
+      times[i]!.push(performance.now() - t);
+    });
+  }
+  const gcStats = await gc.stop();
+  const kinds = [...new Set(queries.map((q) => q.kind))];
+  const byKind = Object.fromEntries(
+    kinds.map((k) => [k, summarize(times.filter((_, i) => queries[i]!.kind === k).flat())]),
+  );
+  const slowest = queries
+    .map((q, i) => ({
+      kind: q.kind,
+      query: JSON.stringify(q.query).slice(0, 160),
+      bestMs: Math.min(...times[i]!),
+      worstMs: Math.max(...times[i]!),
+    }))
+    .sort((a, b) => b.bestMs - a.bestMs)
+    .slice(0, 5);
+  return {
+    latency: summarize(times.flat()),
+    bestOf: summarize(times.map((t) => Math.min(...t))),
+    byKind,
+    passes,
+    gc: gcStats,
+    slowest,
+  };
+}
+
+/** Warm search latency on a large catalog, and what its first open costs; no CLI runs. */
+export interface ScaleBench extends Pick<
+  SearchBench,
+  'label' | 'tools' | 'latency' | 'bestOf' | 'byKind' | 'passes' | 'gc' | 'slowest'
+> {
+  /** Gateway.open and its first search with no snapshot stored: rows, analysis, snapshot write, query. */
+  firstSearchNoSnapshotMs: number;
+  /** The same again from that snapshot. */
+  firstSearchMs: number;
+}
+
+/** `benchSearch`'s warm latency alone, for a catalog too large to rebuild several times per run. */
+export async function benchSearchAtScale(
+  target: Pick<CatalogTarget, 'label' | 'dataDir' | 'servers'>,
+  queries: readonly BenchQuery[],
+  passes: number,
+): Promise<ScaleBench> {
+  const store = await openStore(join(target.dataDir, 'carte.db'));
+  try {
+    const tools = (await store.tools.listAll()).length;
+    const first = queries[0]!.query;
+    let t = performance.now();
+    const fresh = await Gateway.open({ servers: target.servers, store, logger: QUIET });
+    await fresh.prepareSearch(LOCAL_CALLER);
+    fresh.searchTools(LOCAL_CALLER, first);
+    const firstSearchNoSnapshotMs = performance.now() - t;
+    await fresh.close();
+    t = performance.now();
+    const gw = await Gateway.open({ servers: target.servers, store, logger: QUIET });
+    await gw.prepareSearch(LOCAL_CALLER);
+    gw.searchTools(LOCAL_CALLER, first);
+    const firstSearchMs = performance.now() - t;
+    try {
+      const timed = await timeSearches(gw, queries, passes);
+      return { label: target.label, tools, firstSearchNoSnapshotMs, firstSearchMs, ...timed };
+    } finally {
+      await gw.close();
+    }
+  } finally {
+    await store.close();
+  }
+}
+
 /** Times the in-process search and `carte search` cold start on one catalog. */
 export async function benchSearch(
   target: CatalogTarget,
@@ -69,12 +149,12 @@ export async function benchSearch(
 ): Promise<SearchBench> {
   const store = await openStore(join(target.dataDir, 'carte.db'));
   const openMs: number[] = [];
+  const openNoSnapshotMs: number[] = [];
   const listAllMs: number[] = [];
   const firstSearchMs: number[] = [];
   let gateway: Gateway | undefined;
   let tools = 0;
   try {
-    const firstSearchNoSnapshotMs: number[] = [];
     // Alternating: a build with no snapshot (which stores one), then a start from that snapshot.
     for (let i = 0; i < 2 * REBUILDS; i++) {
       await gateway?.close();
@@ -85,52 +165,27 @@ export async function benchSearch(
       listAllMs.push(performance.now() - t);
       t = performance.now();
       const opened = await Gateway.open({ servers: target.servers, store, logger: QUIET });
+      // As `carte search` and `serve` do: the index from its snapshot, or analysed and stored (a
+      // synchronous search without it analyses in place and never reads or writes a snapshot).
+      await opened.prepareSearch(LOCAL_CALLER);
       gateway = opened;
-      openMs.push(performance.now() - t);
+      (fromSnapshot ? openMs : openNoSnapshotMs).push(performance.now() - t);
       t = performance.now();
       opened.searchTools(LOCAL_CALLER, queries[0]!.query);
-      (fromSnapshot ? firstSearchMs : firstSearchNoSnapshotMs).push(performance.now() - t);
+      if (fromSnapshot) firstSearchMs.push(performance.now() - t);
     }
     const gw = gateway!;
-    for (const q of queries) gw.searchTools(LOCAL_CALLER, q.query); // warm-up pass (JIT)
-    const times = queries.map(() => [] as number[]);
-    const gc = watchGc();
-    for (let p = 0; p < opts.passes; p++) {
-      queries.forEach((q, i) => {
-        const t = performance.now();
-        gw.searchTools(LOCAL_CALLER, q.query);
-        times[i]!.push(performance.now() - t);
-      });
-    }
-    const gcStats = await gc.stop();
-    const kinds = [...new Set(queries.map((q) => q.kind))];
-    const byKind = Object.fromEntries(
-      kinds.map((k) => [k, summarize(times.filter((_, i) => queries[i]!.kind === k).flat())]),
-    );
-    const slowest = queries
-      .map((q, i) => ({
-        kind: q.kind,
-        query: JSON.stringify(q.query).slice(0, 160),
-        bestMs: Math.min(...times[i]!),
-        worstMs: Math.max(...times[i]!),
-      }))
-      .sort((a, b) => b.bestMs - a.bestMs)
-      .slice(0, 5);
+    const timed = await timeSearches(gw, queries, opts.passes);
     await gw.close();
     const cli = await benchCli(target, opts.cliRuns);
     return {
       label: target.label,
       tools,
       openMs,
+      openNoSnapshotMs,
       listAllMs,
       firstSearchMs,
-      firstSearchNoSnapshotMs,
-      latency: summarize(times.flat()),
-      bestOf: summarize(times.map((t) => Math.min(...t))),
-      byKind,
-      passes: opts.passes,
-      gc: gcStats,
-      slowest,
+      ...timed,
       ...cli,
     };
   } finally {
@@ -249,10 +304,10 @@ export function searchTable(benches: readonly SearchBench[], nodeBareMs: number)
   const build = table(
     [
       'catalog',
-      'open gateway (rows + index)',
-      'listAll rows',
-      'first search (query)',
+      'open + index from its snapshot',
       '... no snapshot stored',
+      'listAll rows',
+      'first query',
       '`carte search` cold p50',
       '... no snapshot stored',
       '... a hide rule',
@@ -265,9 +320,9 @@ export function searchTable(benches: readonly SearchBench[], nodeBareMs: number)
     benches.map((b) => [
       b.label,
       ms(median(b.openMs)),
+      ms(median(b.openNoSnapshotMs)),
       ms(median(b.listAllMs)),
       ms(median(b.firstSearchMs)),
-      ms(median(b.firstSearchNoSnapshotMs)),
       ms(median(b.cliColdMs)),
       ms(median(b.cliNoSnapshotMs)),
       b.cliHideRuleMs.length ? ms(median(b.cliHideRuleMs)) : '-',
@@ -287,8 +342,44 @@ export function searchTable(benches: readonly SearchBench[], nodeBareMs: number)
     '',
     kinds,
     '',
-    `Index build and cold start, ms (in-process: median of ${REBUILDS}; CLI: median of ${first?.cliColdMs.length ?? 0} runs, wall time spawn to exit). Catalogs of ${SNAPSHOT_MIN_TOOLS} tools or more store the index's analysis as a snapshot; "no snapshot stored" is a first search after a catalog change (it stores one):`,
+    `Index build and cold start, ms (in-process: median of ${REBUILDS}; CLI: median of ${first?.cliColdMs.length ?? 0} runs, wall time spawn to exit). Catalogs of ${SNAPSHOT_MIN_TOOLS} tools or more store the index's analysis as a snapshot; "no snapshot stored" is the first start after a catalog change (it analyses the catalog and stores one):`,
     '',
     build,
   ].join('\n');
+}
+
+/** The large catalog's warm latency, by kind, and its two opens. */
+export function scaleTable(b: ScaleBench): string {
+  return table(
+    [
+      'catalog',
+      'tools',
+      'samples',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'max ms',
+      'best-of p95',
+      ...Object.keys(b.byKind).map((k) => `${k} p95`),
+      'GC pauses (total ms)',
+      'open + first search, no snapshot ms',
+      '... from its snapshot ms',
+    ],
+    [
+      [
+        b.label,
+        String(b.tools),
+        `${b.passes} x ${b.bestOf.n}`,
+        ms(b.latency.p50),
+        ms(b.latency.p95),
+        ms(b.latency.p99),
+        ms(b.latency.max),
+        ms(b.bestOf.p95),
+        ...Object.values(b.byKind).map((k) => ms(k.p95)),
+        `${b.gc.count} (${ms(b.gc.ms)})`,
+        ms(b.firstSearchNoSnapshotMs),
+        ms(b.firstSearchMs),
+      ],
+    ],
+  );
 }

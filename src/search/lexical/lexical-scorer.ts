@@ -218,6 +218,8 @@ export function subsetLexicalState(
 /**
  * Each tool's name terms as numbers (in the sets' order, so sums add up in the same order), and a
  * weight per number that a query fills and clears: no map lookup per name word per candidate.
+ * `toolsOf` lists, per number, the tools whose name holds it (`start[id]` to `start[id + 1]`), so
+ * a query visits only the tools its words can cover, not every tool it touched.
  */
 function numberNameTerms(nameTerms: readonly ReadonlySet<string>[]) {
   const ids = new Map<string, number>();
@@ -228,7 +230,18 @@ function numberNameTerms(nameTerms: readonly ReadonlySet<string>[]) {
       return id;
     }),
   );
-  return { ids, byTool, weights: new Float64Array(ids.size) };
+  // Both directions flat, in typed arrays: at 50,000 tools an array per tool costs a cache miss each.
+  const ownStart = new Int32Array(byTool.length + 1);
+  byTool.forEach((own, i) => (ownStart[i + 1] = ownStart[i]! + own.length));
+  const own = new Int32Array(ownStart[byTool.length]!);
+  byTool.forEach((ids, i) => own.set(ids, ownStart[i]));
+  const start = new Int32Array(ids.size + 1);
+  for (const id of own) start[id + 1]!++;
+  for (let id = 0; id < ids.size; id++) start[id + 1]! += start[id]!;
+  const toolsOf = new Int32Array(own.length);
+  const next = start.slice(0, ids.size);
+  byTool.forEach((ids, i) => ids.forEach((id) => (toolsOf[next[id]!++] = i)));
+  return { ids, ownStart, own, weights: new Float64Array(ids.size), start, toolsOf };
 }
 
 /**
@@ -249,6 +262,9 @@ export function buildLexicalScorer(
   const names = numberNameTerms(state.nameTerms);
   const score = new Float64Array(docs.length);
   let touched: number[] = [];
+  /** Which tools applyNameCoverage has visited for the current query (those equal to `visit`). */
+  const visited = new Uint32Array(docs.length);
+  let visit = 0;
 
   /** Typed words, then corrections of words the catalog does not know, then glosses, then synonyms. */
   function queryTerms(query: string): WeightedTerm[] {
@@ -267,25 +283,39 @@ export function buildLexicalScorer(
     return opts.synonyms ? expand(list, bm.idf) : list;
   }
 
-  /** Multiply by 1 + nameCoverage * (weighted share of the tool's name words the query has). */
+  /**
+   * Multiply by 1 + nameCoverage * (weighted share of the tool's name words the query has). Only
+   * tools whose name holds a query word can change: for every other one the factor is exactly 1.
+   */
   function applyNameCoverage(weighted: readonly WeightedTerm[]): void {
     if (opts.nameCoverage <= 0) return;
     const q = names.weights; // a later repeat of a term wins, as in a Map built from the list
+    const asked: number[] = [];
     for (const t of weighted) {
       const id = names.ids.get(t.term);
-      if (id !== undefined) q[id] = t.weight;
+      if (id !== undefined) {
+        q[id] = t.weight;
+        asked.push(id);
+      }
     }
-    for (const i of touched) {
-      const own = names.byTool[i]!;
-      if (own.length === 0) continue;
-      let covered = 0;
-      for (let k = 0; k < own.length; k++) covered += q[own[k]!]!; // 0 for words not asked
-      score[i]! *= 1 + (opts.nameCoverage * covered) / own.length;
+    if (++visit === 0xffffffff) {
+      visited.fill(0);
+      visit = 1;
     }
-    for (const t of weighted) {
-      const id = names.ids.get(t.term);
-      if (id !== undefined) q[id] = 0;
+    for (const id of asked) {
+      for (let p = names.start[id]!; p < names.start[id + 1]!; p++) {
+        const i = names.toolsOf[p]!;
+        if (visited[i] === visit) continue;
+        visited[i] = visit;
+        if (score[i] === 0) continue; // not touched by this query: 0 stays 0
+        const from = names.ownStart[i]!;
+        const to = names.ownStart[i + 1]!;
+        let covered = 0;
+        for (let k = from; k < to; k++) covered += q[names.own[k]!]!; // 0 for words not asked
+        score[i]! *= 1 + (opts.nameCoverage * covered) / (to - from);
+      }
     }
+    for (const id of asked) q[id] = 0;
   }
 
   return {
