@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   buildSearchIndex,
@@ -14,6 +15,7 @@ import {
   onDictionaryProblem,
   type SearchDoc,
 } from '../index.js';
+import { coveringLanguages, type FreedictLanguage } from './freedict.js';
 
 /** Made-up dictionaries in FreeDict's entry layout: the translator's logic without FreeDict's data. */
 function dict(entries: Record<string, string[]>) {
@@ -83,6 +85,51 @@ describe('createFreedictTranslator', () => {
     ];
     const index = buildSearchIndex(docs, { translator: t });
     expect(index.search('leer el contenido de un archivo')[0]?.key).toBe('fs/read_file');
+  });
+});
+
+describe('coveringLanguages', () => {
+  /** The rule as written (every word of every language counted), with isForeign read off one word. */
+  function byTheRule(text: string, dicts: Partial<Record<FreedictLanguage, ReturnType<typeof dict>>>) {
+    const words = [...new Set(text.match(/\p{L}+/gu) ?? [])].filter((w) => w.length >= 3);
+    if (words.length === 0 || words.length > 6) return [];
+    let best = Math.ceil(words.length * 0.6);
+    let found: FreedictLanguage[] = [];
+    for (const lang of FREEDICT_LANGUAGES) {
+      const d = dicts[lang];
+      const foreign = (w: string) => d !== undefined && coveringLanguages(w, { [lang]: d }).length === 1;
+      const covered = words.filter(foreign).length;
+      if (covered > best) [best, found] = [covered, [lang]];
+      else if (covered === best && covered > 0) found.push(lang);
+    }
+    return found;
+  }
+  const POOL = [
+    'archivo',
+    'leer',
+    'contenido',
+    'buscar',
+    'hotel',
+    'Datei',
+    'lesen',
+    'List',
+    'read',
+    'file',
+    'tool',
+  ];
+
+  it('stops counting a language that cannot reach the best, with the same answer as counting all', () => {
+    const dicts = { spa: SPA, deu: DEU, fra: dict({ lire: ['lire\nread\n'], fichier: ['fichier\nfile\n'] }) };
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...POOL, 'lire', 'fichier'), { minLength: 1, maxLength: 8 }),
+        (words) => {
+          const text = words.join(' ');
+          expect(coveringLanguages(text, dicts)).toEqual(byTheRule(text, dicts));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -22,6 +22,13 @@ const FUNCTION_WORDS = {
   fra: 'le la les des du un une et pour avec dans sur au aux est mon ma mes tous toutes je ce cette de que comme',
   por: 'o os do da dos das um uma e para com em no na nos nas meu minha meus todos todas ao é este esta de que como',
 } as const;
+/** FUNCTION_WORDS as sets, made once. */
+const FUNCTION_SETS: Record<FreedictLanguage, ReadonlySet<string>> = {
+  spa: new Set(FUNCTION_WORDS.spa.split(' ')),
+  deu: new Set(FUNCTION_WORDS.deu.split(' ')),
+  fra: new Set(FUNCTION_WORDS.fra.split(' ')),
+  por: new Set(FUNCTION_WORDS.por.split(' ')),
+};
 /** English function words (the stop list) that are none of the other languages' words. */
 const ENGLISH_WORDS: ReadonlySet<string> = ((foreign) =>
   new Set([...STOP_WORDS].filter((w) => !foreign.has(w))))(
@@ -65,13 +72,14 @@ const PLAIN = /^\p{L}+$/u;
 
 /** The languages `text` is written in, of `languages`, by its function words and letters; [] for English. */
 export function detectLanguages(text: string, languages: readonly FreedictLanguage[]): FreedictLanguage[] {
-  const words = (text.toLowerCase().match(WORD) ?? []).slice(0, 200);
+  const lower = text.toLowerCase();
+  const words = (lower.match(WORD) ?? []).slice(0, 200);
   const english = words.filter((w) => ENGLISH_WORDS.has(w)).length;
   let best = 0;
   let found: FreedictLanguage[] = [];
   for (const lang of languages) {
-    const own = new Set<string>(FUNCTION_WORDS[lang].split(' '));
-    const score = words.filter((w) => own.has(w)).length + (LETTERS[lang].test(text.toLowerCase()) ? 1 : 0);
+    const own = FUNCTION_SETS[lang];
+    const score = words.filter((w) => own.has(w)).length + (LETTERS[lang].test(lower) ? 1 : 0);
     if (score > best) [best, found] = [score, [lang]];
     else if (score === best && score > 0) found.push(lang);
   }
@@ -88,8 +96,35 @@ function entriesOf(word: string, dict: EntryLookup): string[] {
   return entries;
 }
 
+/**
+ * Per dictionary, what a word was found to be: a catalog repeats its words thousands of times
+ * ("file", "list", "get" in every other tool name), and each answer costs dictionary lookups and
+ * a parse of every entry. Cleared past MEMO_MAX words, so queries cannot grow it without bound.
+ */
+const MEMO_MAX = 50_000;
+const memos = new WeakMap<EntryLookup, { gloss: Map<string, readonly string[]>; foreign: Map<string, boolean> }>();
+
+function memoOf(dict: EntryLookup): { gloss: Map<string, readonly string[]>; foreign: Map<string, boolean> } {
+  let memo = memos.get(dict);
+  if (!memo) memos.set(dict, (memo = { gloss: new Map(), foreign: new Map() }));
+  return memo;
+}
+
+function remembered<T>(memo: Map<string, T>, word: string, make: () => T): T {
+  let value = memo.get(word);
+  if (value === undefined) {
+    if (memo.size >= MEMO_MAX) memo.clear();
+    memo.set(word, (value = make()));
+  }
+  return value;
+}
+
 /** The English gloss words of one word in `dict`, trying common endings when it is not a headword. */
 export function glossWord(word: string, dict: EntryLookup): string[] {
+  return [...remembered(memoOf(dict).gloss, word, () => glossWordOnce(word, dict))];
+}
+
+function glossWordOnce(word: string, dict: EntryLookup): readonly string[] {
   const words: string[] = [];
   for (const entry of entriesOf(word, dict))
     for (const gloss of parseFreedictGlosses(entry).slice(0, GLOSSES_PER_ENTRY))
@@ -113,9 +148,9 @@ export function createFreedictTranslator(
       const out: string[] = [];
       const detected = detectLanguages(text, languages);
       const langs = detected.length || hasEnglish(text) ? detected : coveringLanguages(text, dicts);
+      const words = langs.length ? new Set(text.match(WORD) ?? []) : [];
       for (const lang of langs) {
-        const own = new Set<string>(FUNCTION_WORDS[lang].split(' '));
-        const words = new Set(text.match(WORD) ?? []);
+        const own = FUNCTION_SETS[lang];
         for (const w of words)
           if (w.length >= MIN_LENGTH && !own.has(w.toLowerCase())) out.push(...glossWord(w, dicts[lang]!));
       }
@@ -144,7 +179,11 @@ export function coveringLanguages(
   let best = Math.ceil(words.length * COVER_SHARE);
   let found: FreedictLanguage[] = [];
   for (const lang of FREEDICT_LANGUAGES) {
-    const covered = dicts[lang] ? words.filter((w) => isForeign(w, dicts[lang]!)).length : 0;
+    const dict = dicts[lang];
+    let covered = 0;
+    // A language that can no longer reach `best` (a tie counts) is left without looking further.
+    for (let i = 0; dict && i < words.length && covered + words.length - i >= best; i++)
+      if (isForeign(words[i]!, dict)) covered++;
     if (covered > best) [best, found] = [covered, [lang]];
     else if (covered === best && covered > 0) found.push(lang);
   }
@@ -153,9 +192,14 @@ export function coveringLanguages(
 
 /** Whether `word` is a headword of `dict` that is not also its own gloss ("Hotel" → hotel is English too). */
 function isForeign(word: string, dict: EntryLookup): boolean {
+  return remembered(memoOf(dict).foreign, word, () => isForeignOnce(word, dict));
+}
+
+function isForeignOnce(word: string, dict: EntryLookup): boolean {
   const entries = entriesOf(word, dict);
+  if (entries.length === 0) return false;
   const own = new RegExp(`(^|[^\\p{L}])${word}([^\\p{L}]|$)`, 'iu');
-  return entries.length > 0 && !entries.some((e) => parseFreedictGlosses(e).some((g) => own.test(g)));
+  return !entries.some((e) => parseFreedictGlosses(e).some((g) => own.test(g)));
 }
 
 /** The FreeDict dictionaries installed in `dir`, by language: the base path of each (no extension). */
