@@ -102,7 +102,10 @@ function entriesOf(word: string, dict: EntryLookup): string[] {
  * a parse of every entry. Cleared past MEMO_MAX words, so queries cannot grow it without bound.
  */
 const MEMO_MAX = 50_000;
-const memos = new WeakMap<EntryLookup, { gloss: Map<string, readonly string[]>; foreign: Map<string, boolean> }>();
+const memos = new WeakMap<
+  EntryLookup,
+  { gloss: Map<string, readonly string[]>; foreign: Map<string, boolean> }
+>();
 
 function memoOf(dict: EntryLookup): { gloss: Map<string, readonly string[]>; foreign: Map<string, boolean> } {
   let memo = memos.get(dict);
