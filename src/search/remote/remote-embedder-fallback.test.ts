@@ -18,6 +18,12 @@ const TOPICS = [/file/i, /web|url|fetch/i, /write/i, /mail|contact/i];
 /** A toy embedding model: one dimension per topic the text mentions. */
 const embedText = (text: string) => [...TOPICS.map((t) => (t.test(text) ? 1 : 0)), 0.1];
 
+/**
+ * Every request's limit: short, since one case waits it out, but long enough that the other cases'
+ * answers (and the index's first embedding) arrive in time on a loaded machine (200 ms did not).
+ */
+const TIMEOUT_MS = 1000;
+
 let stub: Stub;
 let host: string;
 beforeAll(async () => {
@@ -35,7 +41,7 @@ describe('remote query embedding, else lexical only', () => {
   it.each<[string, StubReply | null, string | null]>([
     ['works', null, null],
     ['answers HTTP 500', { status: 500, body: '{}' }, 'answered HTTP 500'],
-    ['hangs', 'hang', 'did not answer within 200 ms'],
+    ['hangs', 'hang', `did not answer within ${TIMEOUT_MS} ms`],
     ['answers non-JSON', { body: 'not json' }, 'answered with a body that is not JSON'],
     ['answers JSON of the wrong shape', { body: '{"results":[]}' }, 'answered without a "data" array'],
     [
@@ -51,7 +57,7 @@ describe('remote query embedding, else lexical only', () => {
     ['closes the connection', 'close', 'connection failed: other side closed'],
   ])('when the embedder %s', async (_, reply, end) => {
     stub.reply = (req) => embeddings((req.body as { input: string[] }).input);
-    const embedder = createOpenAiEmbedder({ baseUrl: stub.url, model: 'toy', timeoutMs: 200 });
+    const embedder = createOpenAiEmbedder({ baseUrl: stub.url, model: 'toy', timeoutMs: TIMEOUT_MS });
     const hybrid = await buildHybridIndex(DOCS, { embedder });
     if (reply) stub.reply = () => reply;
     const local = lexical.search('contact someone');
