@@ -121,7 +121,12 @@ describe('shellCommand', () => {
     [
       'a config from a flag and a data dir: a shell elsewhere reaches the same catalog',
       { configSource: 'flag', configPath: '/etc/c.yaml', dataDir: '/srv/my data' },
-      'node /app/bin/carte.js --config /etc/c.yaml --data-dir "/srv/my data"',
+      "node /app/bin/carte.js --config /etc/c.yaml --data-dir '/srv/my data'",
+    ],
+    [
+      'a $ in a path stays a $ (double quotes would expand it)',
+      { configSource: 'flag', configPath: '/etc/$c.yaml' },
+      "node /app/bin/carte.js --config '/etc/$c.yaml'",
     ],
   ])('%s', (_, input, expected) => {
     expect(shellCommand(clientSnippet({ ...base, ...input }).mcpServers.carte)).toBe(expected);

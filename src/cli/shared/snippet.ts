@@ -81,10 +81,9 @@ export function shellLine(line: CommandLine, env: Readonly<Record<string, string
 
 /**
  * How to run the CLI from a shell on the catalog a client entry reaches: `node`, `bin/carte.js`
- * and the entry's `--config` and `--data-dir`, a path with spaces or quotes in double quotes.
+ * and the entry's `--config` and `--data-dir`, quoted as `shellLine` quotes them.
  */
 export function shellCommand(entry: CommandLine): string {
   const at = entry.args.indexOf('serve');
-  const words = ['node', entry.args[at - 1] ?? '', ...entry.args.slice(at + 1)];
-  return words.map((w) => (/[\s"']/.test(w) ? JSON.stringify(w) : w)).join(' ');
+  return shellLine({ command: 'node', args: [entry.args[at - 1] ?? '', ...entry.args.slice(at + 1)] });
 }
