@@ -74,6 +74,19 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
     await other.close();
   });
 
+  it('trades a login link opened in a tab that already shows the menu (only the hash changes)', async () => {
+    const other = await browser.newContext();
+    const p = watch(await other.newPage());
+    await p.goto(`${carte.url}/#/servers`);
+    await poll(() => p.locator('main h2').first().textContent()).toBe('Sign in');
+    await p.goto(carte.loginUrl); // same document: a hashchange, not a load
+    await expect
+      .poll(() => p.locator('.flash').textContent())
+      .toMatch(/^Login link refused: the login code is unknown or was already used/);
+    expect(new URL(p.url()).hash).toBe('#/');
+    await other.close();
+  });
+
   it('opens a category from the landing view', async () => {
     const card = page.locator('.cards a').first();
     const label = await card.locator('.card-title').textContent();

@@ -148,7 +148,8 @@ document.addEventListener('keydown', (e) => {
     searchInput.focus();
   }
 });
-window.addEventListener('hashchange', () => void render());
+// A login link opened in a tab that already shows the menu changes only the hash: no new page.
+window.addEventListener('hashchange', () => void (loginCode(location.hash) ? start() : render()));
 
 async function start(): Promise<void> {
   const code = loginCode(location.hash);
