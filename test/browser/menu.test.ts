@@ -186,6 +186,41 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
     await ctx.close();
   });
 
+  it('says why a pasted token is refused, keeps the dialog open and does not store the token', async () => {
+    const ctx = await browser.newContext();
+    const p = watch(await ctx.newPage());
+    await p.goto(`${carte.url}/#/servers`);
+    const panel = p.locator('main .panel');
+    await panel.getByLabel('Token').fill('carte_typo');
+    await panel.getByRole('button', { name: 'Use token' }).click();
+    const malformed =
+      'Token refused: the bearer token is malformed: a Carte token is "carte_" and 43 more characters; send the whole token';
+    await poll(() => panel.getByRole('alert').textContent()).toBe(malformed);
+    expect(await p.evaluate('sessionStorage.getItem("carte.token")')).toBeNull();
+    expect(await p.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    const dialog = p.locator('dialog');
+    await dialog.getByLabel('Token').fill('carte_typo');
+    await p.keyboard.press('Enter');
+    await poll(() => dialog.getByRole('alert').textContent()).toBe(malformed);
+    await dialog.getByLabel('Token').fill(carte.adminToken);
+    await p.keyboard.press('Enter');
+    await poll(() => p.locator('#session .who').textContent()).toBe('default · admin');
+    expect(await dialog.count()).toBe(0);
+    await ctx.close();
+  });
+
+  it('says why the API refuses the token a tab already holds (unknown, revoked, expired)', async () => {
+    const ctx = await browser.newContext();
+    await ctx.addInitScript(`sessionStorage.setItem('carte.token', 'carte_${'A'.repeat(43)}')`);
+    const p = watch(await ctx.newPage());
+    await p.goto(`${carte.url}/#/servers`);
+    await poll(() => p.locator('main .panel > [role=alert]').textContent()).toBe(
+      'Token refused: the bearer token is not known to this Carte; create one with "carte token create --project P"',
+    );
+    await ctx.close();
+  });
+
   it.each([
     [
       'phone',
