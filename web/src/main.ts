@@ -103,9 +103,9 @@ function drawSession(): void {
       ]
     : [];
   session.replaceChildren(...who, signOut);
-  // Tokens are an admin's business; the link shows only to those the API would answer.
-  const tokens = document.querySelector<HTMLElement>('nav a[data-view="tokens"]');
-  if (tokens) tokens.hidden = !hasScope(me, 'admin');
+  // Approvals and tokens are an admin's business; their links show only to those the API would answer.
+  for (const a of document.querySelectorAll<HTMLElement>('nav a[data-admin]'))
+    a.hidden = !hasScope(me, 'admin');
 }
 
 function showSignIn(): void {

@@ -65,12 +65,15 @@ export function errorPanel(err: unknown, ctx: ViewContext): HTMLElement {
       tokenForm(ctx),
     );
   }
-  const hint =
-    err instanceof ApiError && err.status === 403
-      ? h('p', { class: 'muted' }, 'Your token lacks the scope this needs; paste one that has it.')
-      : null;
   const text = err instanceof Error ? err.message : String(err);
-  return h('div', { class: 'error', role: 'alert' }, h('strong', {}, 'Failed: '), text, hint);
+  const failed = h('div', { class: 'error', role: 'alert' }, h('strong', {}, 'Failed: '), text);
+  if (!(err instanceof ApiError && err.status === 403)) return failed;
+  return h(
+    'div',
+    {},
+    failed,
+    h('section', { class: 'panel' }, h('p', {}, 'Paste a token that has the scope:'), tokenForm(ctx)),
+  );
 }
 
 /** The paste-a-token form (a password field, so the token is not shown on screen); a refused token is not kept. */
