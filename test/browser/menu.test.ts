@@ -248,6 +248,22 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
       expect(await p.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         options.viewport.width,
       );
+      // On a phone the header folds to three rows: logo and Sign out, the five links on one line, search.
+      const box = (selector: string) =>
+        p.locator(selector).evaluate((e) => {
+          const r = e.getBoundingClientRect();
+          return { top: r.top, middle: (r.top + r.bottom) / 2, bottom: r.bottom };
+        });
+      const [brand, session, first, last, search] = await Promise.all(
+        ['.brand', '#session', 'nav a >> nth=0', 'nav a >> nth=-1', '#search'].map(box),
+      );
+      if (options.viewport.width < 640) {
+        expect(session!.middle).toBeGreaterThan(brand!.top);
+        expect(session!.middle).toBeLessThan(brand!.bottom);
+        expect(last!.top).toBe(first!.top);
+        expect(first!.top).toBeGreaterThanOrEqual(brand!.bottom);
+        expect(search!.top).toBeGreaterThanOrEqual(last!.bottom);
+      }
     }
     await ctx.close();
   });
