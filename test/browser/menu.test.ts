@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Dialog, type Page } from 'playwright-core';
 import { ROOT } from '../e2e/helpers.js';
 import { startCarte, type CarteProcess } from './carte-process.js';
 
@@ -142,6 +142,30 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await page.locator('.tool-key .badge').first().textContent()).toBe('read-only');
     await shot(page, 'desktop-hostile');
+  });
+
+  it('checks a JSON box before asking to confirm a destructive call, and clears the error once it parses', async () => {
+    await page.goto(`${carte.url}/#/tool/hostile/erase`);
+    await poll(() => page.locator('.tool-key .badge').first().textContent()).toBe('destructive');
+    const box = page.getByLabel(/filter/);
+    const result = page.locator('.call-result');
+    const dialogs: string[] = [];
+    let accept = false;
+    const onDialog = (d: Dialog) => void (dialogs.push(d.message()), accept ? d.accept() : d.dismiss());
+    page.on('dialog', onDialog);
+    await box.fill('{name: 1}');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await poll(() => result.textContent()).toBe('filter is not valid JSON.');
+    expect(dialogs).toEqual([]);
+    await box.fill('{"name": 1}');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await poll(() => dialogs.length).toBe(1);
+    expect(dialogs[0]).toBe('hostile/erase is marked destructive. Call it?');
+    expect(await result.textContent()).toBe(''); // declined: no answer, and no stale error
+    accept = true;
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await poll(() => result.locator('pre').first().textContent()).toBe('would erase {"name":1}');
+    page.off('dialog', onDialog);
   });
 
   it('approves a pending server after a pasted admin token', async () => {
