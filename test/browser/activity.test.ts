@@ -213,6 +213,30 @@ describe.skipIf(!hasChromium)('the activity and tokens views in Chromium', () =>
     await p.context().close();
   });
 
+  it('a call token sees no Approvals link, and an admin view it opens offers to paste a better token', async () => {
+    const made = await fetch(`${carte.url}/api/v1/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${carte.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['call'], name: 'caller' }),
+    });
+    const { token } = (await made.json()) as { token: string };
+    const p = await open(WIDTHS[0][1], token);
+    const before = problems.length;
+    await p.goto(`${carte.url}/#/tokens`);
+    await ready(p);
+    expect(await p.locator('nav a[data-view="approvals"]').isVisible()).toBe(false);
+    expect(await p.locator('main div[role=alert]').textContent()).toMatch(
+      /^Failed: listing tokens needs the admin scope/,
+    );
+    await p.locator('main').getByLabel('Token').fill(carte.adminToken);
+    await p.locator('main').getByRole('button', { name: 'Use token' }).click();
+    await expect.poll(() => p.locator('main h1').textContent()).toBe('Tokens');
+    expect(await p.locator('nav a[data-view="approvals"]').isVisible()).toBe(true);
+    // The one console error is the browser's note of the expected 403.
+    expect(problems.splice(before)).toEqual([expect.stringMatching(/status of 403 \(Forbidden\)/)]);
+    await p.context().close();
+  });
+
   it('logged no console errors or page errors', () => {
     expect(problems).toEqual([]);
   });

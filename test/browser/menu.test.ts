@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Dialog, type Page } from 'playwright-core';
 import { ROOT } from '../e2e/helpers.js';
 import { startCarte, type CarteProcess } from './carte-process.js';
 
@@ -74,6 +74,19 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
     await other.close();
   });
 
+  it('trades a login link opened in a tab that already shows the menu (only the hash changes)', async () => {
+    const other = await browser.newContext();
+    const p = watch(await other.newPage());
+    await p.goto(`${carte.url}/#/servers`);
+    await poll(() => p.locator('main h2').first().textContent()).toBe('Sign in');
+    await p.goto(carte.loginUrl); // same document: a hashchange, not a load
+    await expect
+      .poll(() => p.locator('.flash').textContent())
+      .toMatch(/^Login link refused: the login code is unknown or was already used/);
+    expect(new URL(p.url()).hash).toBe('#/');
+    await other.close();
+  });
+
   it('opens a category from the landing view', async () => {
     const card = page.locator('.cards a').first();
     const label = await card.locator('.card-title').textContent();
@@ -131,6 +144,30 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
     await shot(page, 'desktop-hostile');
   });
 
+  it('checks a JSON box before asking to confirm a destructive call, and clears the error once it parses', async () => {
+    await page.goto(`${carte.url}/#/tool/hostile/erase`);
+    await poll(() => page.locator('.tool-key .badge').first().textContent()).toBe('destructive');
+    const box = page.getByLabel(/filter/);
+    const result = page.locator('.call-result');
+    const dialogs: string[] = [];
+    let accept = false;
+    const onDialog = (d: Dialog) => void (dialogs.push(d.message()), accept ? d.accept() : d.dismiss());
+    page.on('dialog', onDialog);
+    await box.fill('{name: 1}');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await poll(() => result.textContent()).toBe('filter is not valid JSON.');
+    expect(dialogs).toEqual([]);
+    await box.fill('{"name": 1}');
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await poll(() => dialogs.length).toBe(1);
+    expect(dialogs[0]).toBe('hostile/erase is marked destructive. Call it?');
+    expect(await result.textContent()).toBe(''); // declined: no answer, and no stale error
+    accept = true;
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await poll(() => result.locator('pre').first().textContent()).toBe('would erase {"name":1}');
+    page.off('dialog', onDialog);
+  });
+
   it('approves a pending server after a pasted admin token', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await poll(() => page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
@@ -173,6 +210,41 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
     await ctx.close();
   });
 
+  it('says why a pasted token is refused, keeps the dialog open and does not store the token', async () => {
+    const ctx = await browser.newContext();
+    const p = watch(await ctx.newPage());
+    await p.goto(`${carte.url}/#/servers`);
+    const panel = p.locator('main .panel');
+    await panel.getByLabel('Token').fill('carte_typo');
+    await panel.getByRole('button', { name: 'Use token' }).click();
+    const malformed =
+      'Token refused: the bearer token is malformed: a Carte token is "carte_" and 43 more characters; send the whole token';
+    await poll(() => panel.getByRole('alert').textContent()).toBe(malformed);
+    expect(await p.evaluate('sessionStorage.getItem("carte.token")')).toBeNull();
+    expect(await p.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    const dialog = p.locator('dialog');
+    await dialog.getByLabel('Token').fill('carte_typo');
+    await p.keyboard.press('Enter');
+    await poll(() => dialog.getByRole('alert').textContent()).toBe(malformed);
+    await dialog.getByLabel('Token').fill(carte.adminToken);
+    await p.keyboard.press('Enter');
+    await poll(() => p.locator('#session .who').textContent()).toBe('default · admin');
+    expect(await dialog.count()).toBe(0);
+    await ctx.close();
+  });
+
+  it('says why the API refuses the token a tab already holds (unknown, revoked, expired)', async () => {
+    const ctx = await browser.newContext();
+    await ctx.addInitScript(`sessionStorage.setItem('carte.token', 'carte_${'A'.repeat(43)}')`);
+    const p = watch(await ctx.newPage());
+    await p.goto(`${carte.url}/#/servers`);
+    await poll(() => p.locator('main .panel > [role=alert]').textContent()).toBe(
+      'Token refused: the bearer token is not known to this Carte; create one with "carte token create --project P"',
+    );
+    await ctx.close();
+  });
+
   it.each([
     [
       'phone',
@@ -200,6 +272,22 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
       expect(await p.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         options.viewport.width,
       );
+      // On a phone the header folds to three rows: logo and Sign out, the five links on one line, search.
+      const box = (selector: string) =>
+        p.locator(selector).evaluate((e) => {
+          const r = e.getBoundingClientRect();
+          return { top: r.top, middle: (r.top + r.bottom) / 2, bottom: r.bottom };
+        });
+      const [brand, session, first, last, search] = await Promise.all(
+        ['.brand', '#session', 'nav a >> nth=0', 'nav a >> nth=-1', '#search'].map(box),
+      );
+      if (options.viewport.width < 640) {
+        expect(session!.middle).toBeGreaterThan(brand!.top);
+        expect(session!.middle).toBeLessThan(brand!.bottom);
+        expect(last!.top).toBe(first!.top);
+        expect(first!.top).toBeGreaterThanOrEqual(brand!.bottom);
+        expect(search!.top).toBeGreaterThanOrEqual(last!.bottom);
+      }
     }
     await ctx.close();
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute } from '../../web/src/router.js';
+import { ERROR_CODES } from '../../src/errors.js';
+import { AUDIT_OUTCOMES, parseRoute } from '../../web/src/router.js';
 
 // The page's hash routes (pure, so tested here without a browser).
 describe('parseRoute', () => {
@@ -37,5 +38,15 @@ describe('parseRoute', () => {
     ['#/category/%E0%A4%A', { view: 'missing', hash: '#/category/%E0%A4%A' }],
   ])('%s', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
+  });
+});
+
+// A call cancelled or refused as busy is in the audit log, so the outcome filter must offer it:
+// every ActivityOutcome (src/store) plus the running state.
+describe('AUDIT_OUTCOMES', () => {
+  it('are ok, tool_error, started and every Carte error code, once each', () => {
+    expect([...AUDIT_OUTCOMES].sort()).toEqual(
+      ['ok', 'tool_error', 'started', ...Object.keys(ERROR_CODES)].sort(),
+    );
   });
 });

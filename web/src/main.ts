@@ -103,9 +103,9 @@ function drawSession(): void {
       ]
     : [];
   session.replaceChildren(...who, signOut);
-  // Tokens are an admin's business; the link shows only to those the API would answer.
-  const tokens = document.querySelector<HTMLElement>('nav a[data-view="tokens"]');
-  if (tokens) tokens.hidden = !hasScope(me, 'admin');
+  // Approvals and tokens are an admin's business; their links show only to those the API would answer.
+  for (const a of document.querySelectorAll<HTMLElement>('nav a[data-admin]'))
+    a.hidden = !hasScope(me, 'admin');
 }
 
 function showSignIn(): void {
@@ -148,7 +148,8 @@ document.addEventListener('keydown', (e) => {
     searchInput.focus();
   }
 });
-window.addEventListener('hashchange', () => void render());
+// A login link opened in a tab that already shows the menu changes only the hash: no new page.
+window.addEventListener('hashchange', () => void (loginCode(location.hash) ? start() : render()));
 
 async function start(): Promise<void> {
   const code = loginCode(location.hash);

@@ -24,6 +24,28 @@ export interface ActivityFilters {
   since: string;
 }
 
+/** What an audit row's outcome can be: ok, the tool's own error, still running, or any Carte error code (src/errors.ts). */
+export const AUDIT_OUTCOMES = [
+  'ok',
+  'tool_error',
+  'started',
+  'denied',
+  'timeout',
+  'cancelled',
+  'busy',
+  'upstream_error',
+  'upstream_unavailable',
+  'server_disabled',
+  'unknown_tool',
+  'unknown_server',
+  'bad_input',
+  'unauthorized',
+  'bad_config',
+  'store',
+  'store_unavailable',
+  'internal',
+];
+
 /** The route a location hash names (unknown hashes give `missing`, never an exception). */
 export function parseRoute(hash: string): Route {
   const raw = hash.replace(/^#\/?/, '');

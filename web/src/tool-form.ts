@@ -38,6 +38,7 @@ export function toolForm(key: string, inputSchema: unknown, destructive: boolean
       out.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
       return;
     }
+    out.replaceChildren(); // an earlier error must not stay as if it were this attempt's answer
     if (destructive && !confirm(`${key} is marked destructive. Call it?`)) return;
     submit.disabled = true;
     out.replaceChildren(h('p', { class: 'muted' }, 'Calling…'));

@@ -1,21 +1,10 @@
 /** The audit log under #/activity (admin): filters in the hash, pages with a cursor, a JSONL download. */
 import { api, apiBlob, query, type AuditRow } from '../api.js';
 import { badge, h } from '../dom.js';
-import type { ActivityFilters } from '../router.js';
+import { AUDIT_OUTCOMES, type ActivityFilters } from '../router.js';
 import { runAction, statusLine } from './common.js';
 
 const PAGE = 50;
-const OUTCOMES = [
-  'ok',
-  'tool_error',
-  'started',
-  'denied',
-  'timeout',
-  'upstream_error',
-  'upstream_unavailable',
-  'unknown_tool',
-  'bad_input',
-];
 const SINCE = [
   ['', 'any time'],
   ['1h', 'last hour'],
@@ -82,7 +71,7 @@ function filterForm(f: ActivityFilters, project: string): HTMLFormElement {
     'select',
     { name: 'outcome' },
     h('option', { value: '' }, 'any'),
-    OUTCOMES.map((o) => h('option', { value: o, ...(o === f.outcome ? { selected: true } : {}) }, o)),
+    AUDIT_OUTCOMES.map((o) => h('option', { value: o, ...(o === f.outcome ? { selected: true } : {}) }, o)),
   );
   const since = h(
     'select',

@@ -1,6 +1,6 @@
 /** Pieces several views share: the tool list, error panels, the sign-in form, scope checks. */
-import { ApiError, type Me, type ToolSummary } from '../api.js';
-import { setToken } from '../auth.js';
+import { api, ApiError, type Me, type ToolSummary } from '../api.js';
+import { getToken, setToken } from '../auth.js';
 import { badge, h, route } from '../dom.js';
 
 /** What a view gets: who is signed in, and a way to draw the current route again. */
@@ -60,18 +60,23 @@ export function errorPanel(err: unknown, ctx: ViewContext): HTMLElement {
         h('code', {}, 'carte serve --http'),
         ' printed, or paste a token.',
       ),
+      // A stored token the API refuses (revoked, expired): say why rather than ask again in silence.
+      getToken() ? h('p', { class: 'error', role: 'alert' }, `Token refused: ${err.message}`) : null,
       tokenForm(ctx),
     );
   }
-  const hint =
-    err instanceof ApiError && err.status === 403
-      ? h('p', { class: 'muted' }, 'Your token lacks the scope this needs; paste one that has it.')
-      : null;
   const text = err instanceof Error ? err.message : String(err);
-  return h('div', { class: 'error', role: 'alert' }, h('strong', {}, 'Failed: '), text, hint);
+  const failed = h('div', { class: 'error', role: 'alert' }, h('strong', {}, 'Failed: '), text);
+  if (!(err instanceof ApiError && err.status === 403)) return failed;
+  return h(
+    'div',
+    {},
+    failed,
+    h('section', { class: 'panel' }, h('p', {}, 'Paste a token that has the scope:'), tokenForm(ctx)),
+  );
 }
 
-/** The paste-a-token form (a password field, so the token is not shown on screen). */
+/** The paste-a-token form (a password field, so the token is not shown on screen); a refused token is not kept. */
 export function tokenForm(ctx: ViewContext): HTMLFormElement {
   const input = h('input', {
     type: 'password',
@@ -81,18 +86,28 @@ export function tokenForm(ctx: ViewContext): HTMLFormElement {
     placeholder: 'carte_…',
     'aria-label': 'Token',
   });
+  const refused = h('p', { class: 'error', role: 'alert', hidden: true });
   return h(
     'form',
     {
       class: 'inline-form',
       onsubmit: (e: Event) => {
         e.preventDefault();
+        const previous = getToken();
         setToken(input.value.trim());
-        ctx.signedIn();
+        api<Me>('GET', '/me').then(
+          () => ctx.signedIn(),
+          (err: unknown) => {
+            setToken(previous);
+            refused.textContent = `Token refused: ${err instanceof Error ? err.message : String(err)}`;
+            refused.hidden = false;
+          },
+        );
       },
     },
     input,
     h('button', { type: 'submit' }, 'Use token'),
+    refused,
   );
 }
 
