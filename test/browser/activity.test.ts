@@ -144,6 +144,8 @@ describe.skipIf(!hasChromium)('the activity and tokens views in Chromium', () =>
       await p.goto(`${carte.url}/#/tokens`);
       await ready(p);
       expect(await p.locator('nav a[data-view="tokens"]').isVisible()).toBe(true);
+      // A login link's session holds a token the list does not show: the page says so.
+      await expect.poll(() => p.getByText("A login link's session is not listed").isVisible()).toBe(true);
       // The form's controls line up: one height, and on one row one bottom edge.
       const boxes = await Promise.all(
         ['Name', 'Scope', 'Expires in days'].map(async (label) => (await p.getByLabel(label).boundingBox())!),

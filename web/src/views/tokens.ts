@@ -15,6 +15,12 @@ export async function tokensView(): Promise<Node[]> {
       { class: 'muted' },
       'Bearer tokens of this project, for clients of /mcp and the REST API. Their secrets are never shown again after creation.',
     ),
+    // A session opened from the login link holds a token too, which this list does not show.
+    h(
+      'p',
+      { class: 'muted' },
+      "A login link's session is not listed: its token lives in this Carte's memory, for 12 hours at most or until it restarts.",
+    ),
     h('h2', {}, 'Create a token'),
     createForm(status, secret),
     secret,
