@@ -270,32 +270,8 @@ function withHideRule(args: readonly string[]): string[] | undefined {
 export function searchTable(benches: readonly SearchBench[], nodeBareMs: number): string {
   const first = benches[0];
   const latency = table(
-    [
-      'catalog',
-      'tools',
-      'samples',
-      'p50 ms',
-      'p95 ms',
-      'p99 ms',
-      'max ms',
-      'best-of p50',
-      'best-of p95',
-      'best-of p99',
-      'GC pauses (total ms)',
-    ],
-    benches.map((b) => [
-      b.label,
-      String(b.tools),
-      `${b.passes} x ${b.bestOf.n}`,
-      ms(b.latency.p50),
-      ms(b.latency.p95),
-      ms(b.latency.p99),
-      ms(b.latency.max),
-      ms(b.bestOf.p50),
-      ms(b.bestOf.p95),
-      ms(b.bestOf.p99),
-      `${b.gc.count} (${ms(b.gc.ms)})`,
-    ]),
+    [...LATENCY_COLUMNS, 'GC pauses (total ms)'],
+    benches.map((b) => [...latencyCells(b), gcCell(b)]),
   );
   const kinds = table(
     ['catalog', ...Object.keys(first?.byKind ?? {}).flatMap((k) => [`${k} p50`, `${k} p95`])],
@@ -352,14 +328,7 @@ export function searchTable(benches: readonly SearchBench[], nodeBareMs: number)
 export function scaleTable(b: ScaleBench): string {
   return table(
     [
-      'catalog',
-      'tools',
-      'samples',
-      'p50 ms',
-      'p95 ms',
-      'p99 ms',
-      'max ms',
-      'best-of p95',
+      ...LATENCY_COLUMNS,
       ...Object.keys(b.byKind).map((k) => `${k} p95`),
       'GC pauses (total ms)',
       'open + first search, no snapshot ms',
@@ -367,19 +336,40 @@ export function scaleTable(b: ScaleBench): string {
     ],
     [
       [
-        b.label,
-        String(b.tools),
-        `${b.passes} x ${b.bestOf.n}`,
-        ms(b.latency.p50),
-        ms(b.latency.p95),
-        ms(b.latency.p99),
-        ms(b.latency.max),
-        ms(b.bestOf.p95),
+        ...latencyCells(b),
         ...Object.values(b.byKind).map((k) => ms(k.p95)),
-        `${b.gc.count} (${ms(b.gc.ms)})`,
+        gcCell(b),
         ms(b.firstSearchNoSnapshotMs),
         ms(b.firstSearchMs),
       ],
     ],
   );
 }
+
+const LATENCY_COLUMNS = [
+  'catalog',
+  'tools',
+  'samples',
+  'p50 ms',
+  'p95 ms',
+  'p99 ms',
+  'max ms',
+  'best-of p50',
+  'best-of p95',
+  'best-of p99',
+];
+
+type Timed = Pick<SearchBench, 'label' | 'tools' | 'latency' | 'bestOf' | 'passes' | 'gc'>;
+
+/** A catalog's row under LATENCY_COLUMNS. */
+function latencyCells(b: Timed): string[] {
+  const { latency, bestOf } = b;
+  return [
+    b.label,
+    String(b.tools),
+    `${b.passes} x ${bestOf.n}`,
+    ...[latency.p50, latency.p95, latency.p99, latency.max, bestOf.p50, bestOf.p95, bestOf.p99].map((x) => ms(x)),
+  ];
+}
+
+const gcCell = (b: Timed): string => `${b.gc.count} (${ms(b.gc.ms)})`;

@@ -10,30 +10,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchTool } from './bench-data.js';
 import { loadBigCatalog } from './bench-data.js';
+import { mulberry32 } from '../quality/categories-sample.js';
 
 export const SYNTHETIC_TOOLS = 50_000;
 const METATOOL_CATALOG = 'catalog-metatool.json';
 const KEEP_WORD = 0.8;
 const BORROWED_WORDS = [3, 8] as const;
 
-/** mulberry32: a small seeded generator, so the catalog is the same on every run and machine. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` tools: the real ones first, then re-mixed copies of every server in turn. */
 export function syntheticCatalog(dir: string, count: number = SYNTHETIC_TOOLS): BenchTool[] {
   const metatool = JSON.parse(readFileSync(join(dir, METATOOL_CATALOG), 'utf8')) as BenchTool[];
   const real = [...loadBigCatalog(dir), ...metatool];
   const words = real.map((t) => (t.description ?? '').split(/\s+/).filter(Boolean));
-  const random = seeded(28);
+  const random = mulberry32(28); // seeded: the same catalog on every run and machine
   const out: BenchTool[] = real.slice(0, count);
   for (let copy = 2; out.length < count; copy++) {
     for (let i = 0; i < real.length && out.length < count; i++) {

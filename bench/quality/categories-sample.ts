@@ -24,7 +24,7 @@ export const FRESH2_SEED = 16;
 const FRESH2_QUOTAS = [14, 24, 62];
 
 /** Mulberry32: a small seeded PRNG, so the sample is the same on every machine. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -124,7 +124,12 @@ function remembered<T>(memo: Map<string, T>, word: string, make: () => T): T {
 
 /** The English gloss words of one word in `dict`, trying common endings when it is not a headword. */
 export function glossWord(word: string, dict: EntryLookup): string[] {
-  return [...remembered(memoOf(dict).gloss, word, () => glossWordOnce(word, dict))];
+  return [...glossesOf(word, dict)];
+}
+
+/** glossWord's remembered answer itself (callers must not change it). */
+function glossesOf(word: string, dict: EntryLookup): readonly string[] {
+  return remembered(memoOf(dict).gloss, word, () => glossWordOnce(word, dict));
 }
 
 function glossWordOnce(word: string, dict: EntryLookup): readonly string[] {
@@ -155,7 +160,7 @@ export function createFreedictTranslator(
       for (const lang of langs) {
         const own = FUNCTION_SETS[lang];
         for (const w of words)
-          if (w.length >= MIN_LENGTH && !own.has(w.toLowerCase())) out.push(...glossWord(w, dicts[lang]!));
+          if (w.length >= MIN_LENGTH && !own.has(w.toLowerCase())) out.push(...glossesOf(w, dicts[lang]!));
       }
       return out.join(' ');
     },
