@@ -368,7 +368,9 @@ function latencyCells(b: Timed): string[] {
     b.label,
     String(b.tools),
     `${b.passes} x ${bestOf.n}`,
-    ...[latency.p50, latency.p95, latency.p99, latency.max, bestOf.p50, bestOf.p95, bestOf.p99].map((x) => ms(x)),
+    ...[latency.p50, latency.p95, latency.p99, latency.max, bestOf.p50, bestOf.p95, bestOf.p99].map((x) =>
+      ms(x),
+    ),
   ];
 }
 
