@@ -12,6 +12,20 @@ process.stdout.on('error', (err) => {
   throw err;
 });
 
+// Carte needs Node 22.12 or later (package.json's engines): on Node 20 its SQLite driver crashes the process
+// with a segmentation fault instead of an error, so say so first, with the fix.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(`carte: needs Node.js 22.12 or later, and this is ${process.version}; install Node 22 or 24 LTS\n`);
+  process.exit(78);
+}
+
+// Compiled code of the CLI's chunks is cached on disk (Node's module compile cache, in the OS temp dir
+// unless NODE_COMPILE_CACHE names one), so a command does not compile them again at every start.
+// docs/benchmarks.md, "CLI start", has what it saves.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
+
 import('../dist/carte/main.js')
   .then((m) => m.main(process.argv.slice(2)))
   .catch((err) => {
