@@ -17,12 +17,12 @@ const TIME = '/usr/bin/time';
 const TIME_TAG = 'carte-bench-cpu';
 const hasTime = existsSync(TIME);
 
-/** Runs `node bin/carte.js ...args` (or `node ...args` with `bin: false`) and measures its wall time. */
+/** Runs `node bin/carte.js ...args` (or `node ...args` with `bin: false`; `node` another binary) and measures its wall time. */
 export function runNode(
   args: readonly string[],
-  opts: { cwd: string; env?: Record<string, string>; bin?: boolean; timeoutMs?: number },
+  opts: { cwd: string; env?: Record<string, string>; bin?: boolean; timeoutMs?: number; node?: string },
 ): Promise<CliRun> {
-  const argv = [process.execPath, ...(opts.bin === false ? [] : [BIN]), ...args];
+  const argv = [opts.node ?? process.execPath, ...(opts.bin === false ? [] : [BIN]), ...args];
   const [command, ...rest] = hasTime ? [TIME, '-f', `${TIME_TAG} %U %S`, ...argv] : argv;
   return new Promise((resolve, reject) => {
     const start = performance.now();

@@ -31,6 +31,7 @@ const TARGETS = {
   coldStartWithCatalog: 500,
   coldStartBigCatalog: 400,
   withinNodeStart: 150,
+  withinNodeStartSearch: 200,
   firstForeignQuery: 300,
   serveRssMiB: 150,
 };
@@ -184,9 +185,9 @@ async function main(): Promise<void> {
             verdict(median(searches[0]!.cliServersMs) - nodeBare, TARGETS.withinNodeStart),
           ],
           [
-            `\`carte search\` within ${TARGETS.withinNodeStart} ms of \`node -e 0\` (demo)`,
+            `\`carte search\` within ${TARGETS.withinNodeStartSearch} ms of \`node -e 0\` (demo)`,
             `${ms(median(searches[0]!.cliColdMs) - nodeBare)} ms over (${p50min(searches[0]!.cliColdMs, searches[0]!.cliColdCpuMs)})`,
-            verdict(median(searches[0]!.cliColdMs) - nodeBare, TARGETS.withinNodeStart),
+            verdict(median(searches[0]!.cliColdMs) - nodeBare, TARGETS.withinNodeStartSearch),
           ],
           [
             `\`carte search\` < ${TARGETS.coldStartWithCatalog} ms, big catalog, first run after a catalog change (no index snapshot)`,

@@ -1,7 +1,8 @@
 // The child job that builds the Apertium gloss file (src/search/text/apertium.ts): `lt-print`
 // (Debian's `lttoolbox-dev`) prints the compiled bidix, which search turns into the file. Spawning
 // belongs here; the parsing is search's. Run by `runNodeJob`, so its memory goes back when it ends.
-import { spawnSync } from 'node:child_process';
+// Built-in modules a command may never need are loaded when used (process.getBuiltinModule), not at
+// start: docs/benchmarks.md, "CLI start".
 import { findApertium, writeApertiumGlossFile } from '../search/index.js';
 
 /** Largest `lt-print` output read, bytes: the bidix of apertium-eng-spa 0.8.1 prints 3.5 MB. */
@@ -11,6 +12,7 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 export function buildApertiumGlossFile(dir: string): void {
   const found = findApertium();
   if (!found) return;
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const run = spawnSync('lt-print', [found.file], { encoding: 'utf8', maxBuffer: MAX_OUTPUT });
   if (run.error)
     throw new Error(`lt-print could not run (apt-get install lttoolbox-dev): ${run.error.message}`);

@@ -1,12 +1,14 @@
 // A one-off job in a child Node process: a module's exported function run with one string argument.
 // Used for work whose memory must go back to the system when it ends (a dictionary's full parse,
 // docs/search.md "Other languages"): a worker thread leaves 9..26 MiB of freed heap in the process.
-import { spawn, spawnSync } from 'node:child_process';
+// Built-in modules a command may never need are loaded when used (process.getBuiltinModule), not at
+// start: docs/benchmarks.md, "CLI start".
 
 /** Run `module`'s export `exportName(arg)` in a child `node`; rejects with its error line if it fails. */
 export function runNodeJob(module: string, exportName: string, arg: string): Promise<void> {
   const code = jobCode(module, exportName, arg);
   return new Promise((resolve, reject) => {
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(process.execPath, ['--input-type=module', '--eval', code], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -22,6 +24,7 @@ export function runNodeJob(module: string, exportName: string, arg: string): Pro
 /** `runNodeJob`, blocking this thread until the job ends: for a caller that cannot wait otherwise. */
 export function runNodeJobSync(module: string, exportName: string, arg: string): void {
   const code = jobCode(module, exportName, arg);
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const child = spawnSync(process.execPath, ['--input-type=module', '--eval', code], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -1,6 +1,7 @@
 // A short program run to its end for the CLI: `carte service install --start` runs systemctl or
 // launchctl. Spawning belongs here (STYLE.md); the CLI says what to run and reports the outcome.
-import { spawnSync } from 'node:child_process';
+// Built-in modules a command may never need are loaded when used (process.getBuiltinModule), not at
+// start: docs/benchmarks.md, "CLI start".
 
 /** How long a service manager command may take before it counts as failed, ms. */
 const PROGRAM_TIMEOUT_MS = 60_000;
@@ -15,6 +16,7 @@ export interface ProgramOutcome {
 export function runProgram(argv: readonly string[]): ProgramOutcome {
   const [command, ...args] = argv;
   if (command === undefined) return { ok: false, detail: 'no command' };
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const run = spawnSync(command, args, {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import type { CAC } from 'cac';
 import { lstatSync, readlinkSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+// Built-in modules a command may never need are loaded when used (process.getBuiltinModule), not at
+// start: docs/benchmarks.md, "CLI start".
 import { dirname, join, resolve } from 'node:path';
 import { writeAtomically } from '../../config/index.js';
 import { CarteError, quote } from '../../errors.js';
@@ -220,6 +221,7 @@ async function status(plan: Plan): Promise<void> {
 /** Whether a process accepts connections on the unix socket (a stale file after a crash does not). */
 function answers(socket: string): Promise<boolean> {
   return new Promise((done) => {
+    const { connect } = process.getBuiltinModule('node:net');
     const conn = connect(socket);
     conn.once('connect', () => {
       conn.destroy();

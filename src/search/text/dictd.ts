@@ -1,7 +1,8 @@
 // A reader of dictd dictionaries (`name.index` + `name.dict.dz`), as Debian's dict-freedict-*
 // packages install them: both the index and the text stay on disk and are read per lookup.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { constants, inflateRawSync } from 'node:zlib';
+// Built-in modules a command may never need are loaded when used (process.getBuiltinModule), not at
+// start: docs/benchmarks.md, "CLI start".
 import { openSortedLines } from './sorted-lines.js';
 
 const DICTD_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -92,6 +93,7 @@ export function openDictd(base: string): DictdDictionary {
     const from = layout.starts[i]!;
     const raw = Buffer.alloc(layout.starts[i + 1]! - from);
     readSync(fd, raw, 0, raw.length, from);
+    const { constants, inflateRawSync } = process.getBuiltinModule('node:zlib');
     data = inflateRawSync(raw, { finishFlush: constants.Z_SYNC_FLUSH });
     if (chunks.size >= 4) chunks.delete(chunks.keys().next().value!);
     chunks.set(i, data);

@@ -4,7 +4,8 @@
 // wall time for 8 ms of CPU, and on the main thread every request waited through it once a
 // second. A PASSIVE checkpoint from another connection never blocks this one's writers (WAL).
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+// Built-in modules a command may never need are loaded when used (process.getBuiltinModule), not at
+// start: docs/benchmarks.md, "CLI start".
 
 // CommonJS run by `new Worker(..., {eval: true})`: the driver comes by absolute path, so the
 // worker needs no file of its own (tests run the TypeScript sources, which a worker cannot load).
@@ -48,6 +49,7 @@ export function startCheckpointer(
   onFailure: (err: Error) => void,
 ): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, everyMs } });
   worker.unref(); // a stopped server exits without waiting for it
   let stopped = false;
