@@ -47,14 +47,15 @@ export function registerPassthrough(
 /** `logging/setLevel` and resource subscriptions of one session, and what the upstreams send it. */
 function registerEvents(server: Server, gateway: Gateway, caller: CallerContext): DownstreamEvents {
   const events = gateway.passthrough.openEvents(caller, {
-    log: (params) => void server.notification({ method: 'notifications/message', params }).catch(() => undefined),
+    log: (params) =>
+      void server.notification({ method: 'notifications/message', params }).catch(() => undefined),
     updated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => undefined),
   });
   // Replaces the SDK's own handler: the level is the session's, and filters what the upstreams send.
   server.setRequestHandler('logging/setLevel', (request) =>
-    guard(async () => {
+    guard(() => {
       events.setLevel(request.params.level);
-      return {};
+      return Promise.resolve({});
     }),
   );
   server.setRequestHandler('resources/subscribe', (request) =>

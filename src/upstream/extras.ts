@@ -6,7 +6,16 @@
 import type { Client } from '@modelcontextprotocol/client';
 
 /** The MCP log levels, least severe first (RFC 5424's order). */
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The first stateless revision (MCP-NOTES). */

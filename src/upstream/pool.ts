@@ -59,7 +59,8 @@ export class UpstreamPool {
   /** The connections open now (those still connecting are left out). */
   openConnections(): { id: string; conn: UpstreamConnection }[] {
     const out: { id: string; conn: UpstreamConnection }[] = [];
-    for (const [id, entry] of this.entries) if (entry.open && !entry.open.isClosed) out.push({ id, conn: entry.open });
+    for (const [id, entry] of this.entries)
+      if (entry.open && !entry.open.isClosed) out.push({ id, conn: entry.open });
     return out;
   }
 

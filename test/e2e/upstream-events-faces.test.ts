@@ -54,7 +54,14 @@ const transports: Record<string, () => Transport> = {
   stdio: () =>
     new StdioClientTransport({
       command: process.execPath,
-      args: [join(ROOT, 'bin', 'carte.js'), 'serve', '--config', join(tmp.dir, 'carte.yaml'), '--data-dir', join(tmp.dir, 'data')],
+      args: [
+        join(ROOT, 'bin', 'carte.js'),
+        'serve',
+        '--config',
+        join(tmp.dir, 'carte.yaml'),
+        '--data-dir',
+        join(tmp.dir, 'data'),
+      ],
       stderr: 'pipe',
     }),
 };
@@ -66,14 +73,20 @@ async function connect(face: string, era: Era) {
   );
   const seen = { logs: [] as unknown[], updated: [] as string[] };
   client.setNotificationHandler('notifications/message', (n) => void seen.logs.push(n.params.data));
-  client.setNotificationHandler('notifications/resources/updated', (n) => void seen.updated.push(n.params.uri));
+  client.setNotificationHandler(
+    'notifications/resources/updated',
+    (n) => void seen.updated.push(n.params.uri),
+  );
   await client.connect(transports[face]!());
   clients.push(client);
   return { client, seen };
 }
 
 const call = (client: Client, key: string, args: Record<string, unknown> = {}) =>
-  client.request({ method: 'tools/call', params: { name: 'call_tool', arguments: { key, arguments: args } } });
+  client.request({
+    method: 'tools/call',
+    params: { name: 'call_tool', arguments: { key, arguments: args } },
+  });
 
 describe.each(['http', 'stdio'])('%s face', (face) => {
   it.each(['legacy', 'modern'] as const)('completes a prompt argument in the %s era', async (era) => {

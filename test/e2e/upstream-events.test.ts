@@ -29,7 +29,10 @@ async function session(): Promise<Downstream> {
 
 const text = (r: { content?: unknown }) => (r.content as Array<{ text: string }>)[0]!.text;
 const call = (d: Downstream, key: string, args: Record<string, unknown> = {}) =>
-  d.client.request({ method: 'tools/call', params: { name: 'call_tool', arguments: { key, arguments: args } } });
+  d.client.request({
+    method: 'tools/call',
+    params: { name: 'call_tool', arguments: { key, arguments: args } },
+  });
 
 beforeAll(async () => {
   h = await harness([
@@ -50,7 +53,10 @@ describe('completion/complete', () => {
     const ask = (name: string) =>
       d.client.complete({ ref: { type: 'ref/prompt', name }, argument: { name: 'arg1', value: 'test' } });
     expect((await ask('fx/test_prompt_with_arguments')).completion.values).toEqual(['test-one', 'test-two']);
-    expect((await ask('fx26/test_prompt_with_arguments')).completion.values).toEqual(['test-one', 'test-two']);
+    expect((await ask('fx26/test_prompt_with_arguments')).completion.values).toEqual([
+      'test-one',
+      'test-two',
+    ]);
     // Both fixtures offer it: a bare name (what a client that knows the upstream's name sends) is refused.
     await expect(ask('test_prompt_with_arguments')).rejects.toThrow(
       'prompt "test_prompt_with_arguments" is offered by fx, fx26; name it as server/name',

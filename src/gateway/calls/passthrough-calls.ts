@@ -48,7 +48,12 @@ export class PassthroughCalls {
     return this.list(live, 'resourceTemplates');
   }
 
-  async getPrompt(name: string, args: Record<string, unknown>, at: Where, signal?: AbortSignal): Promise<Item> {
+  async getPrompt(
+    name: string,
+    args: Record<string, unknown>,
+    at: Where,
+    signal?: AbortSignal,
+  ): Promise<Item> {
     const target = await this.promptOwner(name, at);
     const s = at.usable(target.server);
     return this.upstreams.withCall(s, signal, (conn) =>
@@ -70,7 +75,8 @@ export class PassthroughCalls {
           );
     const s = at.usable(target.server);
     return this.upstreams.withCall(s, signal, async (conn) => {
-      if (!conn.info.capabilities.completions) return { completion: { values: [], total: 0, hasMore: false } };
+      if (!conn.info.capabilities.completions)
+        return { completion: { values: [], total: 0, hasMore: false } };
       return conn.request('completion/complete', { ...params, ref: target.ref }, s.timeoutMs, signal);
     });
   }
@@ -81,9 +87,7 @@ export class PassthroughCalls {
    */
   private async promptOwner(name: string, at: Where): Promise<{ server: string; name: string }> {
     if (name.includes('/')) return splitPrefixed(name, 'prompt');
-    const owners = (await this.listPrompts(at.live())).filter((p) =>
-      String(p.name).endsWith(`/${name}`),
-    );
+    const owners = (await this.listPrompts(at.live())).filter((p) => String(p.name).endsWith(`/${name}`));
     const servers = owners.map((p) => String(p.name).slice(0, -name.length - 1));
     if (servers.length === 1) return { server: servers[0]!, name };
     throw new CarteError(

@@ -104,9 +104,17 @@ async function listAllPages(
 function wrapItem(kind: ListKind, server: string, item: Item): Item {
   if (kind === 'prompts') return { ...item, name: `${server}/${String(item.name)}` };
   if (kind === 'resources')
-    return { ...item, uri: wrapResourceUri(server, String(item.uri)), name: `${server}/${String(item.name ?? item.uri)}` };
+    return {
+      ...item,
+      uri: wrapResourceUri(server, String(item.uri)),
+      name: `${server}/${String(item.name ?? item.uri)}`,
+    };
   const template = String(item.uriTemplate);
-  return { ...item, uriTemplate: wrapTemplateUri(server, template), name: `${server}/${String(item.name ?? template)}` };
+  return {
+    ...item,
+    uriTemplate: wrapTemplateUri(server, template),
+    name: `${server}/${typeof item.name === 'string' ? item.name : template}`,
+  };
 }
 
 /** Maps the `uri` of each content item of a read result back to its wrapped form. */
