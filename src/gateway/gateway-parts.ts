@@ -10,6 +10,8 @@ import { implicitDefault, DEFAULT_PROJECT, type GatewayProject } from './access/
 import { LIFECYCLE_DEFAULTS, type LifecycleOptions } from './calls/lifecycle.js';
 import { serverDescriptions } from './calls/lookups.js';
 import { PassthroughCalls } from './calls/passthrough-calls.js';
+import { UpstreamEvents } from './calls/upstream-events.js';
+import { UpstreamPassthrough } from './passthrough-facade.js';
 import { ToolRows } from './calls/tool-rows.js';
 import { Upstreams, type UpstreamLimits } from './calls/upstreams.js';
 import { analysisApart } from './find/analysis-apart.js';
@@ -61,7 +63,7 @@ export interface GatewayParts {
   hotList: HotList;
   upstreams: Upstreams;
   view: CatalogView;
-  passthrough: PassthroughCalls;
+  passthrough: UpstreamPassthrough;
   searches: SearchStrategies;
   search: GatewaySearch;
   rows: ToolRows;
@@ -107,7 +109,11 @@ export function gatewayParts(
     projects,
   );
   const search = new GatewaySearch({ audit, policies, view, searches, hotList });
-  const passthrough = new PassthroughCalls(upstreams, logger);
+  const passthrough = new UpstreamPassthrough(
+    policies,
+    new PassthroughCalls(upstreams, logger),
+    new UpstreamEvents(upstreams, logger),
+  );
   return {
     mirror,
     policies,

@@ -8,7 +8,7 @@ import { audited } from './trust/audited.js';
 import { runToolCall } from './calls/call-pipeline.js';
 import { fitToolDetail, type FittedToolDetail } from './menu/budget-tool.js';
 import type { CatalogMirror } from './shared/catalog-mirror.js';
-import type { PassthroughCalls } from './calls/passthrough-calls.js';
+import type { UpstreamPassthrough } from './passthrough-facade.js';
 import type { CatalogView } from './find/catalog-view.js';
 import type { SearchStatus } from './shared/search-options.js';
 import type { ProjectSearchStatus, SearchStrategies } from './find/search-strategies.js';
@@ -68,7 +68,8 @@ export class Gateway {
   private readonly listeners = new Set<() => void>();
   private readonly searches: SearchStrategies;
   private readonly policies: Policies;
-  private readonly passthrough: PassthroughCalls;
+  /** Resources, templates, prompts, completions, log messages and subscriptions of the upstreams. */
+  readonly passthrough: UpstreamPassthrough;
   private readonly hotList: HotList;
   readonly audit: AuditLog;
   private readonly search: GatewaySearch;
@@ -321,32 +322,6 @@ export class Gateway {
       };
       return runToolCall(this.upstreams, plan, args, req);
     });
-  }
-
-  /** Resources of every enabled, discovered server the caller's project sees (starts those not yet connected). */
-  listResources(ctx: CallerContext): Promise<Record<string, unknown>[]> {
-    requireScope(ctx, 'search', 'listing resources');
-    return this.passthrough.listResources(this.policies.liveServers(ctx));
-  }
-
-  readResource(ctx: CallerContext, uri: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    requireScope(ctx, 'call', 'reading a resource');
-    return this.passthrough.readResource(uri, (id) => this.policies.enabledServer(ctx, id), signal);
-  }
-
-  listPrompts(ctx: CallerContext): Promise<Record<string, unknown>[]> {
-    requireScope(ctx, 'search', 'listing prompts');
-    return this.passthrough.listPrompts(this.policies.liveServers(ctx));
-  }
-
-  getPrompt(
-    ctx: CallerContext,
-    name: string,
-    args: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<Record<string, unknown>> {
-    requireScope(ctx, 'call', 'getting a prompt');
-    return this.passthrough.getPrompt(name, args, (id) => this.policies.enabledServer(ctx, id), signal);
   }
 
   /** The store's health for `carte doctor`: its file and `PRAGMA integrity_check`. */

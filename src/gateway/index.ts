@@ -1,5 +1,7 @@
 /** The gateway: the one facade every face (CLI, MCP, HTTP, web) calls. */
 export { Gateway } from './gateway.js';
+export type { DownstreamEvents, UpstreamPassthrough } from './passthrough-facade.js';
+export { DEFAULT_LOG_LEVEL } from './calls/upstream-events.js';
 export { serversFromConfig } from './from-config.js';
 export { buildOfflineRanker, type CatalogFileTool, type OfflineRanker } from './menu/rank.js';
 export {

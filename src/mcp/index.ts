@@ -1,4 +1,4 @@
-/** The MCP face: four fixed meta-tools over the gateway, served on stdio (HTTP comes later). */
+/** The MCP face: four fixed meta-tools over the gateway (and the upstreams' resources, prompts, completions and logs), served on stdio and, through http/, on Streamable HTTP. */
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { LOCAL_CALLER, type ApprovalSite, type CallerContext, type Gateway } from '../gateway/index.js';
 import type { ExposureOptions } from './direct-mode.js';
@@ -62,7 +62,7 @@ export function serveMcpStdio(
   let legacy: Server | undefined;
   const handle = serveStdio(
     ({ era }) => {
-      const server = createMcpServer(gateway, caller, options);
+      const server = createMcpServer(gateway, caller, { ...options, era });
       if (era === 'legacy') legacy = server;
       return server;
     },

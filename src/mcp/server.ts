@@ -1,5 +1,5 @@
-import { ProtocolError, Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
-import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
+import { Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
+import { CarteError, toCarteError } from '../errors.js';
 import {
   LOCAL_CALLER,
   requestServer,
@@ -13,6 +13,7 @@ import { SessionMeter } from './session-meter.js';
 import { DirectMode, type ExposureOptions } from './direct-mode.js';
 import { clientModel, type ClientModel } from './sampling.js';
 import { errorResult, SERVER_INFO, type Result } from './tool-call.js';
+import { registerPassthrough } from './passthrough.js';
 
 type Ctx = {
   mcpReq: {
@@ -59,12 +60,20 @@ export function createMcpServer(
     perRequest?: boolean;
     /** `registration.agentRequests`: where `request_server` proposals go; absent, the tool is not listed. */
     agentRequests?: ApprovalSite;
+    /** The era this instance serves; a 2026-era one has no session for log messages or subscriptions. */
+    era?: 'legacy' | 'modern';
   } = {},
 ): Server {
   const server = new Server(
     { ...SERVER_INFO },
     {
-      capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true },
+        prompts: {},
+        completions: {},
+        logging: {},
+      },
       instructions: INSTRUCTIONS,
     },
   );
@@ -85,9 +94,12 @@ export function createMcpServer(
         digest = next;
         listChanged();
       });
+  const session = options.perRequest || options.era === 'modern' ? undefined : 'session';
+  const events = registerPassthrough(server, gateway, caller, session);
   const onclose = server.onclose;
   server.onclose = () => {
     stopWatching();
+    events?.close();
     if (!options.perRequest) gateway.endSession(caller, meter.report());
     onclose?.();
   };
@@ -124,49 +136,12 @@ export function createMcpServer(
       return errorResult(toCarteError(err));
     }
   });
-  registerPassthrough(server, gateway, caller);
   return server;
 }
 
 function textOf(result: Result): string {
   const content = result.content as { text?: string }[] | undefined;
   return content?.[0]?.text ?? '';
-}
-
-/** Upstream resources and prompts, with server-prefixed names and URIs; errors are JSON-RPC errors. */
-function registerPassthrough(server: Server, gateway: Gateway, caller: CallerContext): void {
-  const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (err) {
-      const e = toCarteError(err);
-      throw new ProtocolError(ERROR_CODES[e.code].jsonrpc, e.message);
-    }
-  };
-  server.setRequestHandler('resources/list', () =>
-    guard(async () => ({ resources: (await gateway.listResources(caller)) as never })),
-  );
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
-  server.setRequestHandler('resources/read', (request, ctx) =>
-    guard(
-      async () =>
-        (await gateway.readResource(caller, String(request.params.uri), ctx.mcpReq.signal)) as never,
-    ),
-  );
-  server.setRequestHandler('prompts/list', () =>
-    guard(async () => ({ prompts: (await gateway.listPrompts(caller)) as never })),
-  );
-  server.setRequestHandler('prompts/get', (request, ctx) =>
-    guard(
-      async () =>
-        (await gateway.getPrompt(
-          caller,
-          String(request.params.name),
-          request.params.arguments ?? {},
-          ctx.mcpReq.signal,
-        )) as never,
-    ),
-  );
 }
 
 async function dispatch(

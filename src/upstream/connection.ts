@@ -9,6 +9,7 @@ import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom, wit
 import { mapUpstreamError } from './errors.js';
 import { attachPlainCalls, type PlainCalls } from './plain-calls.js';
 import { attachPlainHttpCalls, type PlainHttpCalls } from './plain-http.js';
+import { UpstreamExtras } from './extras.js';
 import { resultSchema } from './result-validator.js';
 import { StderrTail } from './stderr-tail.js';
 import { stdioReadLimit, transportPid } from './transport.js';
@@ -43,6 +44,8 @@ export class UpstreamConnection {
   private plain?: PlainCalls | PlainHttpCalls;
   /** Plain HTTP calls for a (re)dialled client, when the target allows them. */
   private plainHttp?: (client: Client, transport: Transport) => PlainHttpCalls | undefined;
+  /** The upstream's log level and resource subscriptions (extras.ts). */
+  readonly extras: UpstreamExtras;
 
   private constructor(
     readonly serverId: string,
@@ -51,7 +54,14 @@ export class UpstreamConnection {
     private readonly stderr: StderrTail,
     readonly info: UpstreamInfo,
     private readonly maxMessageBytes: number,
-  ) {}
+  ) {
+    this.extras = new UpstreamExtras(
+      () => this.client,
+      () => this.info.protocolEra,
+      info.capabilities,
+      (method, params, timeoutMs) => this.request(method, params, timeoutMs),
+    );
+  }
 
   /**
    * Connects (bounded by `timeoutMs`) and reads the server's identity. The protocol version
@@ -137,6 +147,11 @@ export class UpstreamConnection {
         ? { listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => onChanged() } } }
         : {}),
     });
+    const notify = options.onNotification;
+    if (notify) {
+      client.setNotificationHandler('notifications/message', (n) => notify(n.method, n.params));
+      client.setNotificationHandler('notifications/resources/updated', (n) => notify(n.method, n.params));
+    }
     const transport = await connectWithFallback(client, serverId, target, stderr, options, priorFrom(known));
     return { client, transport };
   }
@@ -169,8 +184,10 @@ export class UpstreamConnection {
       this.plain?.close();
       this.plain = this.plainHttp?.(client, transport);
       this.wire(client, this.options!);
+      this.extras.reset();
       this.options!.logger.info(`[${this.serverId}] the HTTP session expired; opened a new one`);
       await old.close().catch(() => undefined);
+      this.options!.onReopen?.();
     })().finally(() => {
       this.recovering = undefined;
     });

@@ -1,6 +1,7 @@
 /** Upstreams: the only place that speaks MCP as a client or spawns processes. */
 export type { UpstreamConnection } from './connection.js';
 export type { UpstreamInfo } from './connection.js';
+export { LOG_LEVELS, type LogLevel } from './extras.js';
 export { UpstreamPool } from './pool.js';
 export { runNodeJob, runNodeJobSync } from './node-job.js';
 export { runProgram, type ProgramOutcome } from './run-program.js';
@@ -11,4 +12,5 @@ export type {
   ConnectOptions,
   CallOptions,
   ProgressUpdate,
+  UpstreamNotification,
 } from './types.js';

@@ -4,6 +4,8 @@ import type { ConnectOptions, UpstreamTarget } from './types.js';
 interface Entry {
   targetKey: string;
   pending: Promise<UpstreamConnection>;
+  /** The connection once it opened. */
+  open?: UpstreamConnection;
 }
 
 /**
@@ -38,6 +40,10 @@ export class UpstreamPool {
       }),
     };
     this.entries.set(serverId, entry);
+    entry.pending.then(
+      (conn) => (entry.open = conn),
+      () => undefined,
+    );
     entry.pending.catch(() => {
       if (this.entries.get(serverId) === entry) this.entries.delete(serverId);
     });
@@ -48,6 +54,14 @@ export class UpstreamPool {
   async peek(serverId: string): Promise<UpstreamConnection | undefined> {
     const conn = await this.entries.get(serverId)?.pending.catch(() => undefined);
     return conn && !conn.isClosed ? conn : undefined;
+  }
+
+  /** The connections open now (those still connecting are left out). */
+  openConnections(): { id: string; conn: UpstreamConnection }[] {
+    const out: { id: string; conn: UpstreamConnection }[] = [];
+    for (const [id, entry] of this.entries)
+      if (entry.open && !entry.open.isClosed) out.push({ id, conn: entry.open });
+    return out;
   }
 
   connectedIds(): string[] {

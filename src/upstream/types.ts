@@ -26,6 +26,10 @@ export interface ConnectOptions {
   known?: KnownEra | null;
   /** Called (debounced by the caller) when the upstream says its tool list changed. */
   onToolsChanged?: () => void;
+  /** An upstream's log message (`notifications/message`) or `notifications/resources/updated`, as sent. */
+  onNotification?: (method: UpstreamNotification, params: Record<string, unknown>) => void;
+  /** A lost HTTP session was replaced by a new one: its log level and subscriptions are gone. */
+  onReopen?: () => void;
   /** Called once when the connection closes; `expected` is false when the upstream went away by itself. */
   onClose?: (expected: boolean) => void;
   /** tools/call to a 2025-era stdio upstream without the SDK's request funnel (default true; off compares the two). */
@@ -33,6 +37,9 @@ export interface ConnectOptions {
   /** Largest message the upstream may send, in bytes (stdio read buffer; checked on HTTP results). */
   maxMessageBytes?: number;
 }
+
+/** The upstream notifications the gateway relays to its downstream sessions. */
+export type UpstreamNotification = 'notifications/message' | 'notifications/resources/updated';
 
 /** A progress update from an upstream, with the upstream's numbers. */
 export interface ProgressUpdate {

@@ -1,5 +1,6 @@
 // Slow: /mcp checked by outside tools on a real socket. The MCP conformance suite
-// (@modelcontextprotocol/conformance@0.1.13) runs its generic server scenarios, and the MCP
+// (@modelcontextprotocol/conformance@0.1.13) runs its generic server scenarios (and
+// completion-complete, whose prompt the prompts-logs fixture owns), and the MCP
 // Inspector CLI lists and calls in both eras. Neither sends a bearer token: an anonymous project
 // is named, so they get the search scope.
 import { spawn } from 'node:child_process';
@@ -7,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CALLER as ME } from '../../src/gateway/index.js';
 import { createHttpApp, listenHttp, type HttpServerHandle } from '../../src/http/index.js';
-import { harness, referenceEntry, ROOT, stdioServer, tempDir, type Harness } from './helpers.js';
+import { fixture, harness, referenceEntry, ROOT, stdioServer, tempDir, type Harness } from './helpers.js';
 
 const BIN = join(ROOT, 'node_modules', '.bin');
 let h: Harness;
@@ -15,7 +16,11 @@ let server: HttpServerHandle;
 let home: ReturnType<typeof tempDir>;
 
 beforeAll(async () => {
-  h = await harness([stdioServer('everything', [referenceEntry('server-everything'), 'stdio'])]);
+  h = await harness([
+    stdioServer('everything', [referenceEntry('server-everything'), 'stdio']),
+    // Owns the prompt completion-complete asks about, by its bare upstream name.
+    fixture('fx', 'prompts-logs.mjs'),
+  ]);
   await h.gateway.sync(ME);
   server = await listenHttp(
     createHttpApp({ gateway: h.gateway, store: h.store, anonymousProject: 'default' }),
@@ -54,6 +59,8 @@ describe('conformance server scenarios', () => {
     ['ping', 1],
     ['tools-list', 1],
     ['dns-rebinding-protection', 2],
+    ['logging-set-level', 1],
+    ['completion-complete', 1],
   ])('%s passes', async (scenario, checks) => {
     const { code, out } = await run(join(BIN, 'conformance'), [
       'server',

@@ -102,11 +102,11 @@ describe('projects see only their servers and rules', () => {
     }
     const [d1, d2] = await both((g, c) => g.catalogDigest(c));
     expect(d1).toBe(d2);
-    const [r1, r2] = await both((g, c) => g.listResources(c));
+    const [r1, r2] = await both((g, c) => g.passthrough.listResources(c));
     expect(r1).toBe(r2);
-    const [p1, p2] = await both((g, c) => g.listPrompts(c));
+    const [p1, p2] = await both((g, c) => g.passthrough.listPrompts(c));
     expect(p1).toBe(p2);
-    const [g1, g2] = await both((g, c) => g.getPrompt(c, 'memory/anything', {}));
+    const [g1, g2] = await both((g, c) => g.passthrough.getPrompt(c, 'memory/anything', {}));
     expect(g1).toBe(g2);
   });
 

@@ -70,8 +70,8 @@ beforeAll(async () => {
     keys: await main.store.tools.listKeys(),
     servers: Object.values(SERVER),
     // A few resources per server: reading all 100 of server-everything adds nothing.
-    resources: (await listed((g, c) => g.listResources(c), 'uri')).filter((_, i) => i % 40 < 2),
-    prompts: await listed((g, c) => g.listPrompts(c), 'name'),
+    resources: (await listed((g, c) => g.passthrough.listResources(c), 'uri')).filter((_, i) => i % 40 < 2),
+    prompts: await listed((g, c) => g.passthrough.listPrompts(c), 'name'),
   };
   ops = buildOps(catalog);
   const projects = new Set(PROJECTS);
@@ -275,8 +275,8 @@ describe('the facade answers each token as a gateway of its project alone', () =
         () => g.browseTools(gone, {}),
         () => g.describeTool(gone, `${SERVER.kitchen}/echo`),
         () => g.callTool(gone, `${SERVER.kitchen}/echo`, { message: 'x' }),
-        () => g.listResources(gone),
-        () => g.listPrompts(gone),
+        () => g.passthrough.listResources(gone),
+        () => g.passthrough.listPrompts(gone),
         () => g.catalogDigest(gone),
         () => g.listedToolKeys(gone),
       ].map(async (fn) => {

@@ -18,6 +18,15 @@ export function wrapResourceUri(server: string, uri: string): string {
   return `${PREFIX}${server}/${encodeURIComponent(uri)}`;
 }
 
+/**
+ * A resource template's URI wrapped like a resource's, its `{...}` expressions kept as they are
+ * so a client can still expand them: `file:///{path}` of `fs` is `carte://fs/file%3A%2F%2F%2F{path}`.
+ */
+export function wrapTemplateUri(server: string, template: string): string {
+  const parts = template.split(/(\{[^}]*\})/);
+  return `${PREFIX}${server}/${parts.map((p, i) => (i % 2 ? p : encodeURIComponent(p))).join('')}`;
+}
+
 /** Splits a wrapped URI into its server and the upstream's own URI. */
 export function unwrapResourceUri(uri: string): { server: string; uri: string } {
   const m = /^carte:\/\/([a-z0-9][a-z0-9_-]*)\/(.+)$/.exec(uri);
@@ -42,22 +51,29 @@ export function splitPrefixed(name: string, what: string): { server: string; nam
   return { server: name.slice(0, i), name: name.slice(i + 1) };
 }
 
+/** What is listed: resources, resource templates or prompts. */
+export type ListKind = 'resources' | 'resourceTemplates' | 'prompts';
+
+const LISTS = {
+  resources: { capability: 'resources', method: 'resources/list' },
+  resourceTemplates: { capability: 'resources', method: 'resources/templates/list' },
+  prompts: { capability: 'prompts', method: 'prompts/list' },
+} as const;
+
 /** Lists one kind of item from every server that offers it; a failing server is skipped and logged. */
 export async function listFromAll(
   servers: GatewayServer[],
   connect: Connect,
-  kind: 'resources' | 'prompts',
+  kind: ListKind,
   onError: (server: string, err: unknown) => void,
 ): Promise<Item[]> {
   const lists = await Promise.all(
     servers.map(async (s) => {
       try {
         const conn = await connect(s);
-        if (!conn.info.capabilities[kind]) return [];
-        const items = await listAllPages(conn, `${kind}/list`, kind, s.discoveryTimeoutMs);
-        return items.map((item) =>
-          kind === 'resources' ? wrapResource(s.id, item) : { ...item, name: `${s.id}/${String(item.name)}` },
-        );
+        if (!conn.info.capabilities[LISTS[kind].capability]) return [];
+        const items = await listAllPages(conn, LISTS[kind].method, kind, s.discoveryTimeoutMs);
+        return items.map((item) => wrapItem(kind, s.id, item));
       } catch (err) {
         onError(s.id, err);
         return [];
@@ -85,11 +101,19 @@ async function listAllPages(
   return items;
 }
 
-function wrapResource(server: string, item: Item): Item {
+function wrapItem(kind: ListKind, server: string, item: Item): Item {
+  if (kind === 'prompts') return { ...item, name: `${server}/${String(item.name)}` };
+  if (kind === 'resources')
+    return {
+      ...item,
+      uri: wrapResourceUri(server, String(item.uri)),
+      name: `${server}/${String(item.name ?? item.uri)}`,
+    };
+  const template = String(item.uriTemplate);
   return {
     ...item,
-    uri: wrapResourceUri(server, String(item.uri)),
-    name: `${server}/${String(item.name ?? item.uri)}`,
+    uriTemplate: wrapTemplateUri(server, template),
+    name: `${server}/${typeof item.name === 'string' ? item.name : template}`,
   };
 }
 

@@ -7,13 +7,28 @@ import {
 } from '../../catalog/index.js';
 import { CarteError, toCarteError } from '../../errors.js';
 import type { ServerRow, Store } from '../../store/index.js';
-import { UpstreamPool, type KnownEra, type Logger, type UpstreamConnection } from '../../upstream/index.js';
+import {
+  UpstreamPool,
+  type KnownEra,
+  type Logger,
+  type UpstreamConnection,
+  type UpstreamNotification,
+} from '../../upstream/index.js';
 import { LIFECYCLE_DEFAULTS, ServerLife, type LifecycleOptions } from './lifecycle.js';
 import type { GatewayServer, ServerState } from '../shared/types.js';
 
 /** Limits the upstream layer enforces (from the config's `limits`). */
 export interface UpstreamLimits extends RecordLimits {
   maxResultBytes: number;
+}
+
+/** Who hears of upstream notifications and new connections (upstream-events.ts). */
+export interface UpstreamWatch {
+  notify(serverId: string, method: UpstreamNotification, params: Record<string, unknown>): void;
+  /** A connection opened: set its log level and subscriptions again. */
+  connected(server: GatewayServer, conn: UpstreamConnection): void;
+  /** Whether a server must stay up while idle (a session subscribed to one of its resources). */
+  holds(serverId: string): boolean;
 }
 
 /**
@@ -27,6 +42,9 @@ export class Upstreams {
   private readonly relisting = new Map<string, Promise<void>>();
   private readonly relistAgain = new Set<string>();
   private closed = false;
+  private watcher?: UpstreamWatch;
+  /** The server each running connection was opened for. */
+  private readonly opened = new Map<string, GatewayServer>();
 
   constructor(
     private readonly store: Store,
@@ -65,7 +83,11 @@ export class Upstreams {
         maxMessageBytes: this.limits.maxResultBytes,
         onToolsChanged: () => this.relist(server),
         onClose: (expected) => this.onClosed(server, expected),
+        onNotification: (method, params) => this.watcher?.notify(server.id, method, params),
+        onReopen: () => void this.pool.peek(server.id).then((c) => c && this.watcher?.connected(server, c)),
       });
+      this.opened.set(server.id, server);
+      this.watcher?.connected(server, conn);
       // A list_changed sent right after initialize can be lost (MCP-NOTES): re-list on every connect.
       if (opts.relist !== false) this.relist(server);
       return conn;
@@ -75,6 +97,24 @@ export class Upstreams {
     } finally {
       life.starting = false;
     }
+  }
+
+  /** Sets who hears of upstream notifications and new connections (one watcher). */
+  watch(watcher: UpstreamWatch): void {
+    this.watcher = watcher;
+  }
+
+  /** The running connection of a server, if any (never starts one). */
+  running(id: string): Promise<UpstreamConnection | undefined> {
+    return this.pool.peek(id);
+  }
+
+  /** The running connections with their servers (never starts one). */
+  runningConnections(): { server: GatewayServer; conn: UpstreamConnection }[] {
+    return this.pool.openConnections().flatMap(({ id, conn }) => {
+      const server = this.opened.get(id);
+      return server ? [{ server, conn }] : [];
+    });
   }
 
   /** Runs one call in a slot of the server's concurrency limit, then arms the idle timer. */
@@ -220,6 +260,8 @@ export class Upstreams {
 
   private armIdle(server: GatewayServer): void {
     this.life(server.id).scheduleIdle(server.idleTimeoutMs, () => {
+      // A session waits for this server's resource updates: keep it up.
+      if (this.watcher?.holds(server.id)) return;
       this.logger.info(`[${server.id}] idle for ${server.idleTimeoutMs} ms: closing`);
       void this.pool.close(server.id);
     });
