@@ -18,7 +18,7 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22.12',
   external: ['better-sqlite3', 'pg', 'pg-native', '@energetic-ai/*'],
   // CommonJS packages inside an ES module bundle call require(): give them node's.
   banner: {
