@@ -111,8 +111,7 @@ export class Gateway {
     if (policy?.hotList) this.hotList.configure({ ...HOT_LIST_DEFAULTS, ...policy.hotList });
     if (policy) {
       const projects = policy.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]);
-      // The index files its tools by the global rules (tags, category, use cases): rebuilt on a change.
-      if (this.policies.configure(policy.rules, projects)) this.view.invalidate();
+      this.policies.configure(policy.rules, projects);
       await this.searches.configure(projects);
     }
     const before = this.servers;

@@ -38,16 +38,11 @@ export class Policies {
     private projects: ReadonlyMap<string, GatewayProject>,
   ) {}
 
-  /**
-   * New rules or projects (a config reload). Says whether the global rules changed: the search
-   * index files its tools (tags, category, use cases) by them, so it must be built again.
-   */
-  configure(rules: CompiledRules | undefined, projects: ReadonlyMap<string, GatewayProject>): boolean {
-    const changed = rulesText(rules) !== rulesText(this.rules);
+  /** New rules or projects (a config reload). */
+  configure(rules: CompiledRules | undefined, projects: ReadonlyMap<string, GatewayProject>): void {
     this.rules = rules;
     this.projects = projects;
     this.invalidate();
-    return changed;
   }
 
   invalidate(): void {
@@ -167,9 +162,4 @@ export class Policies {
       quarantined: mirror.quarantined,
     });
   }
-}
-
-/** The global rules as written, to tell a reload that changed them from one that did not. */
-function rulesText(rules: CompiledRules | undefined): string {
-  return JSON.stringify(rules?.rules.map((r) => r.rule) ?? []);
 }
