@@ -7,7 +7,7 @@
 // - result sizing: estimateJsonBytes against JSON.stringify.
 // What a call's rows cost end to end is audit-write.ts's. Until 7a2f58a this script also timed the
 // usage record that came before the audit (recordCall) around a bare call and around
-// Gateway.callTool (docs/benchmarks.md, "How we got here").
+// Gateway.callTool (docs/history/benchmarks-history.md, "How we got here").
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

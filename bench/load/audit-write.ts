@@ -6,7 +6,7 @@
 // - per call: AuditLog.call (arguments: digest, and redacted) around a call that resolves at once,
 //   with the bare call in the same blocks, so added = wrapped - bare.
 // The usage record the audit replaced (recordCall) was measured here too until 7a2f58a
-// (docs/benchmarks.md, "How we got here").
+// (docs/history/benchmarks-history.md, "How we got here").
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AuditLog, LOCAL_CALLER, argsDigest } from '../../src/gateway/index.js';

@@ -2,7 +2,7 @@
 // `npx tsx bench/load/semi-space.ts [--semi N] [--sessions N] [--repeats N]` (build first). Both
 // arms are `carte serve` per session (the same closed loop as bench:load's stdio part), one with
 // `node --max-semi-space-size=N`, in alternating segments; it prints CPU µs per call of the Carte
-// processes and their RSS after the load (docs/benchmarks.md, "memory").
+// processes and their RSS after the load (docs/benchmarks.md, `bench:core` (c)).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
-// The node lane (docs/benchmarks.md, "The node lane"): a POST to /mcp that an MCP client sends on
-// every call is served straight on node:http, before Hono and its adapter make a web Request and
+// The node lane (docs/history/benchmarks-history.md, "the node lane"): a POST to /mcp that an MCP
+// client sends on every call is served straight on node:http, before Hono and its adapter make a web Request and
 // Response of it (about 40 µs per call). It runs the same steps as the Hono route, from the same
 // functions: the Origin/Host check (guard.ts), the caller (auth.ts), the body's parse and the
 // endpoint's dispatch (mcp-endpoint.ts). What it is not sure it serves exactly as the route would

@@ -12,7 +12,7 @@ export class PlainCallsInFlight {
   /**
    * Controllers of calls that ended not aborted and with no listener left on their signal, for
    * the next calls: a new AbortSignal costs about 5 µs in Node 20, a third of what the stdio face
-   * spends of its own on a call's way in (docs/benchmarks.md, "Spare abort controllers").
+   * spends of its own on a call's way in (docs/history/benchmarks-history.md, "Spare abort controllers").
    */
   private readonly spares: AbortController[] = [];
 

@@ -24,6 +24,7 @@ const arbRule = fc.record(
     server: fc.constantFrom('s1', 's2', 's3'),
     enabled: fc.boolean(),
     tags: fc.array(fc.constantFrom('t1', 't2', 't3'), { maxLength: 2 }),
+    useCases: fc.array(fc.constantFrom('save a note', 'test my website', 'read mail'), { maxLength: 2 }),
     category: fc.constantFrom(...CATEGORIES),
     pin: fc.boolean(),
   },
@@ -55,6 +56,7 @@ function oracle(rules: ArbRule[], t: RuleTool): RuleDecision {
     visible: decider ? decider.enabled! : !rules.some((r) => r.enabled === true),
     decidedBy: decider ? decider.index : null,
     tags: [...new Set(matching.flatMap((r) => r.tags))],
+    useCases: [...new Set(matching.flatMap((r) => r.useCases ?? []))],
     ...(category === undefined ? {} : { category }),
     pinned: matching.findLast((r) => r.pin !== undefined)?.pin ?? false,
   };

@@ -140,12 +140,13 @@ describe('evaluateRules: visibility', () => {
       visible: false,
       decidedBy: null,
       tags: [],
+      useCases: [],
       pinned: false,
     });
   });
 });
 
-describe('evaluateRules: tags, category, pin', () => {
+describe('evaluateRules: tags, use cases, category, pin', () => {
   it.each<[string, RuleInput[], Partial<RuleDecision>]>([
     [
       'tags add up over every matching rule, in order, without repeats',
@@ -156,6 +157,15 @@ describe('evaluateRules: tags, category, pin', () => {
         { match: 'fetch', tags: ['read', 'net'] },
       ],
       { tags: ['all', 'shared', 'net', 'read'] },
+    ],
+    [
+      'use cases add up over every matching rule, in order, without repeats',
+      [
+        { match: '*', useCases: ['save a note to disk'] },
+        { match: 'web/*', useCases: ['test my website', 'save a note to disk'] },
+        { match: 'nothing', useCases: ['never'] },
+      ],
+      { useCases: ['save a note to disk', 'test my website'] },
     ],
     [
       'the last matching category wins',

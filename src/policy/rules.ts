@@ -1,4 +1,4 @@
-// Tool rules (`rules:` in the config): which tools are shown, their tags, category and pin.
+// Tool rules (`rules:` in the config): which tools are shown, their tags, use cases, category and pin.
 // Pure: compiled once per config change, evaluated once per catalog change (docs/menu.md, "Rules").
 import type { CallClass, CategoryId, ToolRule } from '../config/index.js';
 import { CarteError, quote } from '../errors.js';
@@ -18,6 +18,8 @@ export interface RuleDecision {
   decidedBy: number | null;
   /** The tags of every matching rule, in rule order, without repeats. */
   tags: string[];
+  /** The use cases of every matching rule, in rule order, without repeats (search reads them). */
+  useCases: string[];
   /** The last matching rule's category, if any sets one. */
   category?: CategoryId;
   /** The last matching rule's `pin`; false when none sets it. */
@@ -27,7 +29,10 @@ export interface RuleDecision {
 }
 
 /** A rule as the config gives it (ToolRule), or written in code with `tags` left out. */
-export type RuleInput = Omit<ToolRule, 'tags'> & { tags?: readonly string[] };
+export type RuleInput = Omit<ToolRule, 'tags' | 'useCases'> & {
+  tags?: readonly string[];
+  useCases?: readonly string[];
+};
 
 /** The rule as written, with its patterns compiled and split by sign. */
 export interface CompiledRule {
@@ -80,7 +85,7 @@ export function compileRules(rules: readonly RuleInput[]): CompiledRules {
   return { rules: compiled, whitelist: rules.some((r) => r.enabled === true) };
 }
 
-/** Decides every tool: visibility, tags, category and pin (see RuleDecision). */
+/** Decides every tool: visibility, tags, use cases, category and pin (see RuleDecision). */
 export function evaluateRules(rules: CompiledRules, tools: Iterable<RuleTool>): Map<string, RuleDecision> {
   const list = Array.isArray(tools) ? (tools as readonly RuleTool[]) : [...tools];
   const columns = toColumns(list);
@@ -140,15 +145,22 @@ function ruleMatches(r: CompiledRule, name: string, key: string): boolean {
 }
 
 function decide(rules: CompiledRules, hits: readonly Uint8Array[], t: number): RuleDecision {
-  const decision: RuleDecision = { visible: !rules.whitelist, decidedBy: null, tags: [], pinned: false };
+  const decision: RuleDecision = {
+    visible: !rules.whitelist,
+    decidedBy: null,
+    tags: [],
+    useCases: [],
+    pinned: false,
+  };
   for (let i = 0; i < hits.length; i++) {
     if (hits[i]![t] === 0) continue;
-    const { enabled, tags = [], category, pin, class: callClass } = rules.rules[i]!.rule;
+    const { enabled, tags = [], useCases = [], category, pin, class: callClass } = rules.rules[i]!.rule;
     if (enabled !== undefined && decision.decidedBy === null) {
       decision.visible = enabled;
       decision.decidedBy = i;
     }
     for (const tag of tags) if (!decision.tags.includes(tag)) decision.tags.push(tag);
+    for (const u of useCases) if (!decision.useCases.includes(u)) decision.useCases.push(u);
     if (category !== undefined) decision.category = category;
     if (pin !== undefined) decision.pinned = pin;
     if (callClass !== undefined) decision.callClass = callClass;

@@ -1,7 +1,7 @@
 // Who may see which tool, and how the menu files it: one verdict per tool, computed once per
 // catalog or config change and applied before ranking, so every view (search, browse, describe,
-// call, suggestions, counts) agrees. Rules (rules.ts) decide visibility, tags, category and pins;
-// the stored automatic category and tags fill in what no rule sets.
+// call, suggestions, counts) agrees. Rules (rules.ts) decide visibility, tags, use cases, category
+// and pins; the stored automatic category and tags fill in what no rule sets.
 import { createHash } from 'node:crypto';
 import type { CallClass, CategoryId } from '../config/index.js';
 import { evaluateRules, type CompiledRules, type RuleDecision } from './rules.js';
@@ -40,6 +40,8 @@ export interface ToolVerdict {
   category: CategoryId;
   /** Rule tags first, then the automatic ones, without repeats. */
   tags: readonly string[];
+  /** Intent phrases rules attach to it, in rule order (search reads them like a description). */
+  useCases?: readonly string[];
   /** Pinned to the top of the hot list by a rule (only ever true for a visible tool). */
   pinned: boolean;
   /** A rule's call class for it, over what its annotations say. */
@@ -90,6 +92,7 @@ export class VisibilityPolicy {
         category: d?.category ?? stored?.category ?? UNFILED_CATEGORY,
         tags,
         pinned: visible && d?.pinned === true,
+        ...(d?.useCases.length ? { useCases: d.useCases } : {}),
         ...(d?.callClass ? { ruleClass: d.callClass } : {}),
         ...(held !== undefined ? { quarantined: held } : {}),
       });

@@ -1,7 +1,7 @@
 // The client SDK checks every result against its era's schema, but first probes that the method
 // has a schema by validating `undefined`, which builds and formats a zod error on every request:
-// a third of the SDK's client-side cost of a proxied call (docs/benchmarks.md, "Where the time
-// goes"). This is the same check with the probe done once per client.
+// a third of the SDK's client-side cost of a proxied call (docs/history/benchmarks-history.md,
+// "Where the time goes: a proxied call"). This is the same check with the probe done once per client.
 import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
 
 import { wireCodec } from './wire-codec.js';

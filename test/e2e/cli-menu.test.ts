@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { openStore } from '../../src/gateway/index.js';
 import { FIXTURES, ROOT, tempDir } from './helpers.js';
 
-// Slow: runs the built CLI (`npm test` builds first) as a real process: `carte tools`, `carte menu`
-// and `carte stats` (issue 14, items 1, 4, 7, 8) over two fixture servers and a `rules:` block.
+// Slow: runs the built CLI (`npm test` builds first) as a real process: `carte tools`, `carte menu`,
+// `carte stats` (issue 14, items 1, 4, 7, 8) and a rule's use cases in `carte search` (issue 40)
+// over two fixture servers and a `rules:` block.
 const BIN = join(ROOT, 'bin', 'carte.js');
 const tmp = tempDir();
 const DATA = join(tmp.dir, 'data');
@@ -46,6 +47,7 @@ interface ToolLine {
   enabled: boolean;
   category: string;
   tags: string[];
+  useCases: string[];
   pinned: boolean;
   decidedBy: number | null;
   why: string;
@@ -69,6 +71,7 @@ rules:
     server: faults
     pin: true
     tags: [demo]
+    useCases: ['parrot my words back']
   - match: big/*
     category: data
     tags: [paged]
@@ -90,10 +93,10 @@ describe('carte tools', () => {
     const r = await carte('tools');
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^TOOL +CATEGORY +TAGS +PIN +WHY$/);
+    expect(lines[0]).toMatch(/^TOOL +CATEGORY +TAGS +USE CASES +PIN +WHY$/);
     expect(r.stdout).not.toContain('faults/crash');
-    expect(r.stdout).toMatch(/^faults\/echo +\S+ +demo(, \S+)* +\* +shown$/m);
-    expect(r.stdout).toMatch(/^big\/page_tool_7 +data +paged +shown$/m);
+    expect(r.stdout).toMatch(/^faults\/echo +\S+ +demo(, \S+)* +parrot my words back +\* +shown$/m);
+    expect(r.stdout).toMatch(/^big\/page_tool_7 +data +paged +- +shown$/m);
     expect(lines.at(-1)).toBe('128 tools shown; 1 hidden: carte tools --hidden');
 
     const hidden = await carte('tools', '--hidden');
@@ -114,6 +117,7 @@ describe('carte tools', () => {
       enabled: true,
       category: expect.any(String) as string,
       tags: expect.arrayContaining(['demo']) as string[],
+      useCases: ['parrot my words back'],
       pinned: true,
       decidedBy: null,
       why: 'shown',
@@ -128,7 +132,7 @@ describe('carte tools', () => {
   it('--usage adds calls, error rate, p50 and last use, most called first, "-" for never called', async () => {
     const r = await carte('tools', '--usage', '--server', 'faults');
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^TOOL +CALLS +ERRORS +P50 +LAST USED +CATEGORY +TAGS +PIN +WHY$/);
+    expect(lines[0]).toMatch(/^TOOL +CALLS +ERRORS +P50 +LAST USED +CATEGORY +TAGS +USE CASES +PIN +WHY$/);
     expect(lines[1]).toMatch(/^faults\/is_error +2 +100% +[\d.]+ m?s +just now +/);
     expect(lines[2]).toMatch(/^faults\/echo +1 +0% +[\d.]+ m?s +just now +/);
     expect(lines[3]).toMatch(/^faults\/\S+ +- +- +- +- +/);
@@ -141,6 +145,12 @@ describe('carte tools', () => {
       lastUsedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as string,
     });
     expect(tools.at(-1)!.usage).toBeNull();
+  });
+
+  it("a rule's use case makes a query that only its phrase matches find the tool", async () => {
+    // "parrot" is in no tool's name, description or schema: only the rule's use case says it.
+    const { results } = await json<{ results: { key: string }[] }>('search', 'parrot my words');
+    expect(results[0]?.key).toBe('faults/echo');
   });
 
   it('names a bad category (listing the ten) and an unknown server (did you mean)', async () => {

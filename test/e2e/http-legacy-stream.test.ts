@@ -1,7 +1,8 @@
 // Slow: a legacy-era (2025-11-25) session over a real socket, with the real everything server
 // behind Carte. Its POSTs are answered as SSE streams: a call that reports progress must get each
 // notification as it comes, not held back with its answer (an optimisation that sent ready answers
-// in one piece was tried and dropped, docs/benchmarks.md "fourth pass"; this guards the stream).
+// in one piece was tried and dropped, docs/history/benchmarks-history.md "fourth pass"; this guards
+// the stream).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createToken, LOCAL_CALLER as ME } from '../../src/gateway/index.js';

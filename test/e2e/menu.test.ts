@@ -9,7 +9,7 @@ import { fixture, harness, referenceServers, tempDir, type Harness } from './hel
 // hide, pin, tag and file tools, through the gateway and through the MCP face.
 const RULES = compileRules([
   { match: '*delete*', enabled: false },
-  { match: 'everything/echo', pin: true },
+  { match: 'everything/echo', pin: true, useCases: ['parrot my words back'] },
   { match: 'filesystem/*', tags: ['local'], category: 'files' },
   { match: 'big/*', category: 'data' },
 ]);
@@ -116,6 +116,27 @@ describe('the menu: tiers, rules, usage and budgets', () => {
     expect((await hot()).map((t) => t.key)).toEqual(['everything/echo']);
     await h.gateway.reload(ME, servers(), { rules: RULES, hotList: { size: 12 } });
     expect((await hot()).length).toBeGreaterThan(1);
+  });
+
+  it("a rule's use cases reach search and the filed detail, and a reload that changes them too", async () => {
+    // "parrot" and "quokka" are in no tool's text: only the rules' use cases say them.
+    const first = async (q: string) => (await h.gateway.searchToolsAsync(ME, q, { limit: 5 }))[0]?.key;
+    expect(await first('parrot my words')).toBe('everything/echo');
+    expect((await h.gateway.describeToolFiled(ME, 'everything/echo')).useCases).toEqual([
+      'parrot my words back',
+    ]);
+    expect(await h.gateway.describeToolFiled(ME, 'everything/get-sum')).not.toHaveProperty('useCases');
+    const servers = h.gateway.listServers(ME).map((s) => h.gateway.server(s.id));
+    const moved = compileRules([
+      ...RULES.rules.map((r) => r.rule),
+      { match: 'get-sum', useCases: ['quokka'] },
+    ]);
+    await h.gateway.reload(ME, servers, { rules: moved });
+    expect(await first('quokka')).toBe('everything/get-sum');
+    await h.gateway.reload(ME, servers, { rules: RULES });
+    expect((await h.gateway.searchToolsAsync(ME, 'quokka')).map((r) => r.key)).not.toContain(
+      'everything/get-sum',
+    );
   });
 
   it('records every call, also an unknown key', async () => {

@@ -30,6 +30,8 @@ export interface ToolLine {
   enabled: boolean;
   category: string;
   tags: readonly string[];
+  /** The intent phrases rules attach to it (search reads them); empty when none. */
+  useCases: readonly string[];
   pinned: boolean;
   /** Index of the rule that decided its visibility, or null. */
   decidedBy: number | null;
@@ -41,7 +43,7 @@ export interface ToolLine {
 /** `carte tools`: every stored tool with the rule that decided it, its category and tags (hidden ones with --hidden). */
 export function registerTools(cli: CAC): void {
   cli
-    .command('tools', 'List tools with their category, tags and the rule that shows or hides them')
+    .command('tools', 'List tools with their category, tags, use cases and the rule that shows or hides them')
     .option('--server <id>', "Only this server's tools")
     .option('--category <id>', `Only this category's tools (${CATEGORY_IDS.join(', ')})`)
     .option('--hidden', 'Show only the hidden tools, with the rule that hides them')
@@ -81,6 +83,7 @@ async function toolLines(app: App, flags: ToolsFlags): Promise<ToolLine[]> {
         enabled: v.enabled,
         category: v.category,
         tags: v.tags,
+        useCases: v.useCases ?? [],
         pinned: v.pinned,
         decidedBy: v.decidedBy,
         why,
@@ -114,15 +117,19 @@ function serverOf(key: string): string {
 
 function formatTools(lines: readonly ToolLine[], flags: ToolsFlags): string {
   const usageHead = flags.usage ? ['CALLS', 'ERRORS', 'P50', 'LAST USED'] : [];
+  // The column only when a rule gives some tool use cases: most configs have none.
+  const useCases = lines.some((t) => t.useCases.length > 0);
   const rows = lines.map((t) => [
     t.key,
     ...(flags.usage ? usageCells(t.usage ?? null) : []),
     t.category,
     clip(t.tags.join(', '), 40) || '-',
+    ...(useCases ? [clip(t.useCases.join('; '), 60) || '-'] : []),
     t.pinned ? '*' : '',
     t.why,
   ]);
-  return formatTable([['TOOL', ...usageHead, 'CATEGORY', 'TAGS', 'PIN', 'WHY'], ...rows]);
+  const head = ['TOOL', ...usageHead, 'CATEGORY', 'TAGS', ...(useCases ? ['USE CASES'] : []), 'PIN', 'WHY'];
+  return formatTable([head, ...rows]);
 }
 
 function usageCells(u: Omit<ToolUsage, 'key'> | null): string[] {

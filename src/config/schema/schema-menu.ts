@@ -22,6 +22,10 @@ export const CATEGORY_IDS = [
 
 export type CategoryId = (typeof CATEGORY_IDS)[number];
 
+/** Most use cases one rule may give, and the longest one: phrases a person writes, not documents. */
+export const USE_CASES_MAX = 20;
+export const USE_CASE_MAX_CHARS = 200;
+
 /** One tool rule: which tools it matches and what it sets on them (docs/menu.md, "Rules"). */
 export const ToolRuleSchema = z
   .strictObject({
@@ -45,6 +49,13 @@ export const ToolRuleSchema = z
       .array(z.string().min(1))
       .default([])
       .describe('Tags added to the tools it matches; the tags of every matching rule add up.'),
+    useCases: z
+      .array(z.string().min(1).max(USE_CASE_MAX_CHARS))
+      .max(USE_CASES_MAX)
+      .optional()
+      .describe(
+        `Intent phrases for the tools it matches ("save a note to disk"), at most ${USE_CASES_MAX} of ${USE_CASE_MAX_CHARS} characters each: search reads them like a description, and \`carte tools\` and describe_tool show them; the use cases of every matching rule add up. No default: none.`,
+      ),
     category: z
       .enum(CATEGORY_IDS)
       .optional()

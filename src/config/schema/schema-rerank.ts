@@ -1,11 +1,11 @@
-// The LLM reranker's part of the config schema: `search.rerank` (docs/search.md, "LLM rerank").
+// The LLM reranker's part of the config schema: `search.rerank` (docs/search-providers.md, "LLM rerank").
 import { z } from 'zod';
 
 /** Where the LLM reranker's model runs: the MCP client's own model, or an OpenAI-compatible chat API. */
 export const LLM_RERANK_PROVIDERS = ['sampling', 'openai-chat'] as const;
 export type LlmRerankProvider = (typeof LLM_RERANK_PROVIDERS)[number];
 
-/** Defaults of `search.rerank` (docs/search.md gives the reasons). */
+/** Defaults of `search.rerank` (docs/search-providers.md gives the reasons). */
 export const LLM_RERANK_DEFAULTS = { topN: 20, timeoutMs: 5000 } as const;
 
 export const LlmRerankSchema = z
@@ -49,6 +49,6 @@ export const LlmRerankSchema = z
         "Deadline of the model's answer, in milliseconds; past it (or on an error or an unreadable answer) the local order is kept.",
       ),
   })
-  .describe('Reorder the best hits of the search with a chat model (docs/search.md, "LLM rerank").');
+  .describe('Reorder the best hits of the search with a chat model (docs/search-providers.md, "LLM rerank").');
 
 export type LlmRerankConfig = z.output<typeof LlmRerankSchema>;

@@ -76,6 +76,16 @@ describe('rules: errors', () => {
       only('rules.0.match.1', 'invalid glob "get_[a-c": unclosed "["'),
     ],
     [
+      'an empty use case',
+      "  - { match: x, useCases: [''] }\n",
+      only('rules.0.useCases.0', 'must not be empty'),
+    ],
+    [
+      'use cases written as one string',
+      "  - { match: x, useCases: 'save a note' }\n",
+      only('rules.0.useCases', 'expected an array, got "save a note"'),
+    ],
+    [
       'unknown category',
       '  - { match: x, category: utilites }\n',
       only(
@@ -126,8 +136,9 @@ describe('rules: warnings', () => {
     [
       'a rule that sets nothing',
       '  - { match: x, server: fs }\n',
-      only('rules.0', 'sets nothing; add "enabled", "tags", "category", "pin" or "class"'),
+      only('rules.0', 'sets nothing; add "enabled", "tags", "useCases", "category", "pin" or "class"'),
     ],
+    ['a rule that sets only use cases', "  - { match: x, useCases: ['save a note'] }\n", []],
   ])('%s', (_name, rules, warnings) => {
     const r = yaml(rules);
     expect(r).toMatchObject({ ok: true, errors: [], warnings });

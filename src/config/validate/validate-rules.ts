@@ -52,8 +52,8 @@ function validateRule(
     out.warn([...path, 'server'], `no server ${quote(server)} is configured; ${hint}`);
   }
   const setsSomething = [rule.enabled, rule.category, rule.pin, rule.class].some((v) => v !== undefined);
-  if (!setsSomething && !rule.tags.length)
-    out.warn(path, 'sets nothing; add "enabled", "tags", "category", "pin" or "class"');
+  if (!setsSomething && !rule.tags.length && !rule.useCases?.length)
+    out.warn(path, 'sets nothing; add "enabled", "tags", "useCases", "category", "pin" or "class"');
   return rule;
 }
 

@@ -13,11 +13,14 @@ import type { CatalogMirror } from '../shared/catalog-mirror.js';
 import type { VisibilityPolicy } from '../../policy/index.js';
 import { buildIndexWithSnapshot, SNAPSHOT_MIN_TOOLS, type IndexSnapshotOptions } from './index-snapshot.js';
 
-/** A tool's search columns as a search document (with its menu filing, for `tag:` and `category:`). */
+/**
+ * A tool's search columns as a search document, with its menu filing (for `tag:` and `category:`)
+ * and the use cases rules attach to it: both come from the policy, never from the catalog tables.
+ */
 export function toSearchDoc(
   t: ToolSearchRow,
   serverDescription?: string,
-  filing?: { category: string; tags: readonly string[] },
+  filing?: { category: string; tags: readonly string[]; useCases?: readonly string[] },
 ): SearchDoc {
   return {
     key: t.key,
@@ -27,6 +30,7 @@ export function toSearchDoc(
     ...(t.description ? { description: t.description } : {}),
     paramNames: t.paramNames,
     ...(serverDescription ? { serverDescription } : {}),
+    ...(filing?.useCases?.length ? { useCases: [...filing.useCases] } : {}),
     ...(filing
       ? { categories: [filing.category], ...(filing.tags.length ? { tags: [...filing.tags] } : {}) }
       : {}),

@@ -4,11 +4,16 @@ import type { CallClass } from '../../config/index.js';
 import { callClass, UNFILED_CATEGORY, type ToolVerdict } from '../../policy/index.js';
 import type { ToolDetail } from '../shared/types.js';
 
-/** `describe_tool`'s answer plus the call class, category and tags (REST `GET /api/v1/tools/{server}/{tool}`). */
+/**
+ * `describe_tool`'s answer plus the call class, category, tags and the use cases rules attach
+ * (REST `GET /api/v1/tools/{server}/{tool}`).
+ */
 export interface FiledToolDetail extends ToolDetail {
   class: CallClass;
   category: string;
   tags: string[];
+  /** Only when a rule gives it any. */
+  useCases?: string[];
 }
 
 export function filedDetail(
@@ -21,5 +26,6 @@ export function filedDetail(
     class: callClass(detail.annotations, trusted, verdict?.ruleClass),
     category: verdict?.category ?? UNFILED_CATEGORY,
     tags: [...(verdict?.tags ?? [])],
+    ...(verdict?.useCases?.length ? { useCases: [...verdict.useCases] } : {}),
   };
 }

@@ -69,7 +69,7 @@ export interface RemoteSearchOptions {
 }
 
 /**
- * The LLM reranker (docs/search.md, "LLM rerank"). `sampling` has no reranker of its own: each
+ * The LLM reranker (docs/search-providers.md, "LLM rerank"). `sampling` has no reranker of its own: each
  * search brings the caller's `sample` (the MCP client's model), and without one keeps the local order.
  */
 export interface LlmRerankOptions {

@@ -19,6 +19,7 @@ const ToolDetailSchema = z
     class: z.enum(['read', 'write', 'destructive']),
     category: z.string(),
     tags: z.array(z.string()),
+    useCases: z.array(z.string()).optional(),
     serverStatus: z.string(),
     firstSeenAt: z.string(),
     lastSeenAt: z.string(),
@@ -29,7 +30,7 @@ const ToolDetailSchema = z
 const detail = createRoute({
   method: 'get',
   path: '/tools/{server}/{tool}',
-  summary: 'One tool: description, schemas, annotations, call class, category and tags',
+  summary: 'One tool: description, schemas, annotations, call class, category, tags and use cases',
   request: { params: ToolParams },
   responses: { 200: json(ToolDetailSchema, 'The tool'), ...errors(...AUTH_ERRORS, 404) },
 });

@@ -35,7 +35,7 @@ export function normalize(v: Float32Array): Float32Array {
 
 /**
  * Dot product (cosine for unit vectors). Four independent sums let the CPU overlap the additions
- * (one running sum waits on each add): 1.7x faster over 7,000 512-d vectors (docs/search.md).
+ * (one running sum waits on each add): 1.7x faster over 7,000 512-d vectors (docs/history/search-history.md).
  */
 export function dot(a: Float32Array, b: Float32Array): number {
   let s0 = 0;

@@ -35,10 +35,13 @@ export interface LexicalState {
   words: ToolWords;
 }
 
-/** Fields per tool, in FieldIds (DEFAULT_BM25F) order: name, title, description, params, server id, server description, gloss. */
-export const TOOL_FIELDS = 7;
-/** The order `analyseCatalog` reads a tool's fields in: its own four, its gloss, then its server's two. */
-const ANALYSIS_ORDER = [0, 1, 2, 3, 6, 4, 5] as const;
+/**
+ * Fields per tool, in FieldIds (DEFAULT_BM25F) order: name, title, description, params, server id,
+ * server description, gloss, use cases.
+ */
+export const TOOL_FIELDS = 8;
+/** The order `analyseCatalog` reads a tool's fields in: its own four, its use cases, its gloss, then its server's two. */
+const ANALYSIS_ORDER = [0, 1, 2, 3, 7, 6, 4, 5] as const;
 
 /**
  * Every tool's analysed text as word ids, each occurrence in field order: what tokenising, stemming
@@ -51,7 +54,7 @@ export interface ToolWords {
   /** Each word's index term (stem), by word id, as an index into `terms`. */
   termOf: Int32Array;
   terms: readonly string[];
-  /** Tool i's field f is `ids[starts[i * 7 + f] .. starts[i * 7 + f + 1])`. */
+  /** Tool i's field f is `ids[starts[i * TOOL_FIELDS + f] .. starts[i * TOOL_FIELDS + f + 1])`. */
   starts: Int32Array;
   ids: Int32Array;
 }
@@ -107,6 +110,8 @@ export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions):
   const serverFields = new Map<string, { ids: number[][]; words: number[] }>();
   const wordFields: number[][][] = docs.map((d, i) => {
     const own = [d.name, d.title, d.description, (d.paramNames ?? []).join(' ')].map((t) => analyse(t, i));
+    // Each phrase on its own line, so the tokenizer never joins the end of one to the next.
+    const useCases = analyse(d.useCases?.join('\n'), i);
     const gloss = analyse(opts.translator.gloss(`${d.title ?? ''}\n${d.description ?? ''}`), i);
     const serverKey = `${d.server}\n${d.serverDescription ?? ''}`;
     let server = serverFields.get(serverKey);
@@ -117,7 +122,7 @@ export function analyseCatalog(docs: readonly SearchDoc[], opts: RankerOptions):
       server = { ids: [d.server, d.serverDescription].map((t) => analyse(t, i, seen)), words: seen };
       serverFields.set(serverKey, server);
     }
-    return [...own, ...server.ids, gloss];
+    return [...own, ...server.ids, gloss, useCases];
   });
   const surfaceFrequency = new Map<string, number>();
   words.forEach((w, id) => surfaceFrequency.set(w, wordTools[id]!));

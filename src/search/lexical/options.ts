@@ -12,7 +12,10 @@ export interface RankerOptions {
   stemmer: 'porter' | 'plural' | 'none';
   /** Drop English stop words from documents and queries. */
   stopWords: boolean;
-  /** BM25F field weights, in the order name, title, description, params, server id, server description, gloss. */
+  /**
+   * BM25F field weights, in the order name, title, description, params, server id, server
+   * description, gloss, use cases.
+   */
   bm25f: Bm25fParams;
   /**
    * Server evidence, >= 0: weight of the server's max-normalised match (its tools taken together,
@@ -55,6 +58,9 @@ export const DEFAULT_BM25F: Bm25fParams = {
     { weight: 1.5, b: 0.3 }, // server id words
     { weight: 0.3, b: 0.75 }, // server description: shared by all the server's tools, so weak
     { weight: 1, b: 0.75 }, // gloss: English words for the title and description, weighted like the description
+    // use cases (rules' intent phrases, docs/menu.md): a person's words for what the tool is for,
+    // weighted like a title (2, b 0.5; range >= 0, 0..1). No dev set has them: a prior, not fitted.
+    { weight: 2, b: 0.5 },
   ],
 };
 

@@ -67,6 +67,35 @@ describe('buildSearchIndex', () => {
     for (const h of hits.slice(expected.length)) expect(h.relevance).toBeLessThan(1);
   });
 
+  describe('use cases (from rules)', () => {
+    // "journal" and "diary" are in no tool's text: only the phrases can match them.
+    const withUseCases = CATALOG.map((d) =>
+      d.key === 'filesystem/write_file' ? { ...d, useCases: ['save a journal entry', 'keep my diary'] } : d,
+    );
+    const search = (q: string, docs: SearchDoc[], o = {}) => buildSearchIndex(docs).search(q, o);
+
+    it.each([['journal entry'], ['my diary'], ['where do I keep a journal']])(
+      '%j finds the tool only through its use case',
+      (query) => {
+        expect(search(query, CATALOG).map((h) => h.key)).not.toContain('filesystem/write_file');
+        expect(search(query, withUseCases)[0]?.key).toBe('filesystem/write_file');
+      },
+    );
+
+    it('are matched by required words and phrases like the other fields', () => {
+      const required = search('file', withUseCases, { require: ['diary'] });
+      expect(required.map((h) => h.key)).toEqual(['filesystem/write_file']);
+      const phrase = search('file', withUseCases, { phrases: ['keep my diary'] });
+      expect(phrase.map((h) => h.key)).toEqual(['filesystem/write_file']);
+    });
+
+    it('leave every other ranking as it was when no tool has any', () => {
+      const none = CATALOG.map((d) => ({ ...d, useCases: [] }));
+      for (const q of ['weather forecast for Paris', 'read a file', 'create a github issue'])
+        expect(search(q, none)).toEqual(search(q, CATALOG));
+    });
+  });
+
   it('finds a misspelt tool name through typo tolerance, without pinning anything', () => {
     const hits = index.search('create_isue');
     expect(

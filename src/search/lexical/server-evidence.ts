@@ -23,7 +23,10 @@ export const SERVER_BM25F: Bm25fParams = {
   ],
 };
 
-/** Tool fields in DEFAULT_BM25F order: name, title, description, params, server id, server description, gloss. */
+/**
+ * Tool fields in DEFAULT_BM25F order: name, title, description, params, server id, server
+ * description, gloss, use cases. A tool's gloss and use cases count as its description.
+ */
 function serverPseudoDocs(tools: readonly FieldIds[], serverOf: Int32Array, count: number): number[][][] {
   const out = Array.from({ length: count }, () => [[], [], [], []] as number[][]);
   const seen = new Set<number>();
@@ -37,6 +40,7 @@ function serverPseudoDocs(tools: readonly FieldIds[], serverOf: Int32Array, coun
     append(doc[0]!, f[1]!);
     append(doc[1]!, f[2]!);
     append(doc[1]!, f[6] ?? []);
+    append(doc[1]!, f[7] ?? []);
     if (seen.has(s)) return;
     seen.add(s);
     append(doc[2]!, f[4]!);

@@ -22,6 +22,9 @@ const docArb = fc.record({
   title: fc.option(fc.constantFrom('Read a file', 'Send mail', 'Forecast'), { nil: undefined }),
   paramNames: fc.array(fc.constantFrom('path', 'to', 'city', 'repo'), { maxLength: 3 }),
   serverDescription: fc.option(fc.constantFrom('Files on disk', 'Mail server'), { nil: undefined }),
+  useCases: fc.array(fc.constantFrom('save a note to disk', 'test my website', 'check the weather'), {
+    maxLength: 2,
+  }),
 });
 const catalogArb = fc.uniqueArray(docArb, {
   selector: (d) => `${d.server}/${d.name}`,
@@ -35,6 +38,7 @@ interface RawDoc {
   title: string | undefined;
   paramNames: string[];
   serverDescription: string | undefined;
+  useCases?: string[];
 }
 const toDocs = (raw: readonly RawDoc[]): SearchDoc[] =>
   raw.map((d) => ({
@@ -45,6 +49,7 @@ const toDocs = (raw: readonly RawDoc[]): SearchDoc[] =>
     paramNames: d.paramNames,
     ...(d.title ? { title: d.title } : {}),
     ...(d.serverDescription ? { serverDescription: d.serverDescription } : {}),
+    ...(d.useCases?.length ? { useCases: d.useCases } : {}),
   }));
 
 describe('lexical snapshot', () => {
@@ -162,12 +167,16 @@ describe('lexical snapshot', () => {
       [{ ...docs[0]!, title: 'Reads' }, docs[1]!],
       [{ ...docs[0]!, paramNames: ['paths'] }, docs[1]!],
       [{ ...docs[0]!, serverDescription: 'Files!' }, docs[1]!],
+      // Use cases come from rules, not the catalog: a stale snapshot must never be read for them.
+      [{ ...docs[0]!, useCases: ['save a note'] }, docs[1]!],
+      [{ ...docs[0]!, useCases: ['save a', 'note'] }, docs[1]!],
       [{ ...docs[0]!, name: 'read_fil' }, docs[1]!],
       [docs[1]!, docs[0]!],
       // Field boundaries count: moving text from one field to the next is a change.
       [{ ...docs[0]!, title: 'Rea', description: 'dread files' }, docs[1]!],
     ];
     for (const variant of changed) expect(snapshotKey(variant, RANKER_DEFAULTS)).not.toBe(key);
+    expect(snapshotKey(changed[5]!, RANKER_DEFAULTS)).not.toBe(snapshotKey(changed[4]!, RANKER_DEFAULTS));
     expect(snapshotKey(docs, { ...RANKER_DEFAULTS, serverWeight: 0.6 })).not.toBe(key);
   });
 

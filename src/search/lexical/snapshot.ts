@@ -12,7 +12,7 @@ import type { RankerOptions } from './options.js';
 import type { SearchDoc } from '../query/types.js';
 
 /** Bumped when the encoding changes (the code fingerprint also changes then, so this is belt and braces). */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 
 let codeFingerprint: string | undefined;
 
@@ -48,9 +48,11 @@ export function snapshotKey(docs: readonly SearchDoc[], opts: RankerOptions): st
   const field = (f: string): string => `${f.length}:${f}`;
   for (const d of docs) {
     const params = (d.paramNames ?? []).join('\u0001');
+    const useCases = (d.useCases ?? []).join('\u0001');
     hash.update(
       `${field(d.key)}\0${field(d.server)}\0${field(d.name)}\0${field(d.title ?? '')}\0` +
-        `${field(d.description ?? '')}\0${field(params)}\0${field(d.serverDescription ?? '')}`,
+        `${field(d.description ?? '')}\0${field(params)}\0${field(d.serverDescription ?? '')}\0` +
+        `${field(useCases)}`,
     );
   }
   return `${SNAPSHOT_FORMAT}:${hash.digest('hex')}`;

@@ -6,7 +6,14 @@ import type { SearchDoc, SearchOptions } from './types.js';
 
 /** Lower-cased token text of every field of a doc, space-delimited at both ends. */
 function docText(doc: SearchDoc): string {
-  const fields = [doc.name, doc.title, doc.description, (doc.paramNames ?? []).join(' '), doc.server];
+  const fields = [
+    doc.name,
+    doc.title,
+    doc.description,
+    ...(doc.useCases ?? []),
+    (doc.paramNames ?? []).join(' '),
+    doc.server,
+  ];
   return ` ${tokenize(fields.join(' ')).join(' ')} `;
 }
 

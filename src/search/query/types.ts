@@ -14,6 +14,8 @@ export interface SearchDoc {
   paramNames?: string[];
   /** The server's own instructions or description, when known. */
   serverDescription?: string;
+  /** Intent phrases (from config rules): a BM25F field of their own, read like a description. */
+  useCases?: string[];
   /** Free labels (from config rules), matched by `SearchOptions.tags`. */
   tags?: string[];
   /** Categories (from the catalog), matched by `SearchOptions.categories`. */

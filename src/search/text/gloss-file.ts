@@ -228,7 +228,7 @@ export interface PrepareOptions {
   info?: (message: string) => void;
   /**
    * Where a build runs: the gateway passes a child process, whose memory all goes back when it
-   * ends (a worker thread's left 9..26 MiB behind: docs/search.md).
+   * ends (a worker thread's left 9..26 MiB behind: docs/history/search-history.md).
    */
   run: JobRunner;
 }

@@ -1,7 +1,7 @@
 // Group commit: writes asked for close together share one transaction. A SQLite commit costs the
 // same for one row as for sixteen (its locks and WAL frames dominate: 85 µs for a call's two
 // commits alone against 11 µs each when sixteen calls share them, on the shared 2-core machine,
-// docs/benchmarks.md "Group commit of audit rows"), and a gateway with many calls in flight
+// docs/history/benchmarks-history.md "Group commit of audit rows"), and a gateway with many calls in flight
 // receives several in one turn of the event loop. A write that expects company waits for the end
 // of the turn (setImmediate); a lone one only for the end of the current task (a microtask), so
 // one call at a time pays no extra turn. Each write's promise settles only after its transaction

@@ -22,7 +22,7 @@ const CHUNK = 256;
 
 /**
  * From this many hashes on, one scan of the model's rows beats chunked lookups (a catalog's
- * start-up read, not a few changed tools): 28 statements of 256 hashes vs one (docs/search.md).
+ * start-up read, not a few changed tools): 28 statements of 256 hashes vs one (docs/search-providers.md).
  */
 const SCAN_FROM = 1024;
 
@@ -38,7 +38,7 @@ function encode(v: Float32Array): Buffer {
 
 /**
  * A vector over the blob's own bytes: the driver gives each blob a fresh buffer, so a view costs
- * no copy (7k vectors: 9 ms as views, 19..61 ms as copies; docs/search.md, "Cold start").
+ * no copy (7k vectors: 9 ms as views, 19..61 ms as copies; docs/search-providers.md, "Cold start").
  */
 function decode(bytes: Buffer): Float32Array {
   const n = bytes.byteLength / 4;
