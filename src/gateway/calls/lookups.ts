@@ -71,7 +71,8 @@ export function serverSummary(
     activeCalls: upstreams.life(s.id).active,
     queuedCalls: upstreams.life(s.id).queued,
     lastDiscoveryAt: row?.lastDiscoveryAt ?? null,
-    lastError: row?.lastError ?? null,
+    // A fault since the last success (a crash, a sandbox limit), else the last discovery's error.
+    lastError: upstreams.life(s.id).lastError ?? row?.lastError ?? null,
     target: s.display,
     ...(s.description ? { description: s.description } : {}),
   };
