@@ -12,3 +12,5 @@ export type {
   CallOptions,
   ProgressUpdate,
 } from './types.js';
+export { probeSandbox } from './sandbox/probe.js';
+export type { SandboxSpec, SandboxSupport, LimitMechanism } from './sandbox/types.js';
