@@ -45,7 +45,7 @@ describe('the allowlist proxy', () => {
     port = (web.address() as { port: number }).port;
     const names: Record<string, string> = { 'public.test': '10.255.255.1', 'rebind.test': '127.0.0.1' };
     proxy = await startAllowProxy([`rebind.test:${port}`, `localhost:${port}`], socket(), {
-      resolve: async (h) => names[h] ?? '0.0.0.0',
+      resolve: (h) => Promise.resolve(names[h] ?? '0.0.0.0'),
       denied: (d) => denied.push(d),
     });
   });
