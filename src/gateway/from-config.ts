@@ -28,7 +28,15 @@ export function serversFromConfig(config: CarteConfig): GatewayServer[] {
 
 function toTarget(s: ServerConfig): UpstreamTarget {
   if (s.kind === 'stdio') {
-    return { kind: 'stdio', command: s.command, args: s.args, env: s.env, ...(s.cwd ? { cwd: s.cwd } : {}) };
+    return {
+      kind: 'stdio',
+      command: s.command,
+      args: s.args,
+      env: s.env,
+      ...(s.cwd ? { cwd: s.cwd } : {}),
+      // The config resolves `true` to settings; anything else left here means unconfined.
+      ...(typeof s.sandbox === 'object' ? { sandbox: s.sandbox } : {}),
+    };
   }
   return {
     kind: 'remote',

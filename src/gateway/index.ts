@@ -63,6 +63,7 @@ export type {
   SearchOutcome,
   SearchResult,
   ServerSummary,
+  SandboxView,
   ToolDetail,
   ToolSummary,
 } from './shared/types.js';
@@ -70,6 +71,8 @@ export type { SyncReport } from '../catalog/index.js';
 export type { Logger } from '../upstream/index.js';
 // Only upstream/ spawns; the CLI runs the service manager (`carte service install --start`) through this.
 export { runProgram, type ProgramOutcome } from '../upstream/index.js';
+// `carte doctor` says whether a sandbox and which limit mechanism can be had here.
+export { probeSandbox, type SandboxSupport } from '../upstream/index.js';
 export { openStore, type HotScore, type Store, type ToolUsage } from '../store/index.js';
 export { copyStore, isDatabaseUrl, streamAudit, withoutUrlPassword, type TableCopy } from '../store/index.js';
 export {

@@ -7,7 +7,7 @@ import {
 import { CarteError } from '../errors.js';
 import { mapUpstreamError } from './errors.js';
 import type { StderrTail } from './stderr-tail.js';
-import { createTransport } from './transport.js';
+import { createTransport, launchOf } from './transport.js';
 import type { ConnectOptions, KnownEra, UpstreamTarget } from './types.js';
 
 /** The first stateless revision: a stored version at or after it is "modern" (MCP-NOTES). */
@@ -25,11 +25,18 @@ export async function connectWithFallback(
   prior: { prior?: PriorDiscovery },
 ): Promise<Transport> {
   const attempt = async (kind?: 'streamable-http' | 'sse'): Promise<Transport> => {
-    const transport = createTransport(target, stderr, {
+    const transport = await createTransport(target, stderr, {
       remoteKind: kind,
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
+      serverId,
     });
-    await client.connect(transport, { timeout: options.timeoutMs, ...prior });
+    try {
+      await client.connect(transport, { timeout: options.timeoutMs, ...prior });
+    } catch (err) {
+      const launch = launchOf(transport);
+      if (launch) setTimeout(() => launch.release(), 100).unref(); // after the child's exit
+      throw err;
+    }
     return transport;
   };
   try {
@@ -57,6 +64,7 @@ function describeConnectError(
   target: UpstreamTarget,
   timeoutMs: number,
 ): CarteError {
+  if (err instanceof CarteError) return err; // e.g. no sandbox can be had
   const code = (err as { code?: unknown }).code;
   if (target.kind === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
     const why = code === 'ENOENT' ? 'was not found' : 'is not executable';

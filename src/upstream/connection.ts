@@ -12,7 +12,7 @@ import { attachPlainHttpCalls, type PlainHttpCalls } from './plain-http.js';
 import { UpstreamExtras } from './extras.js';
 import { resultSchema } from './result-validator.js';
 import { StderrTail } from './stderr-tail.js';
-import { stdioReadLimit, transportPid } from './transport.js';
+import { launchOf, stdioReadLimit, transportPid } from './transport.js';
 import type { CallOptions, ConnectOptions, KnownEra, UpstreamTarget } from './types.js';
 
 const CLIENT_INFO = { name: 'carte', version: '0.1.0' };
@@ -159,10 +159,12 @@ export class UpstreamConnection {
   /** Close and error handlers for the current client; a replaced client's events are ignored. */
   private wire(client: Client, options: ConnectOptions): void {
     client.onclose = () => {
+      // The sandbox's verdict (a limit hit) is read as its groups are removed, before any call is explained.
+      launchOf(this.transport)?.release();
       if (client !== this.client) return;
       const expected = this.closed;
       this.closed = true;
-      options.onClose?.(expected);
+      options.onClose?.(expected, this.limitHit());
     };
     client.onerror = (err) => {
       if (client !== this.client) return;
@@ -300,6 +302,7 @@ export class UpstreamConnection {
     this.closed = true;
     this.plain?.close();
     await this.client.close().catch(() => undefined);
+    launchOf(this.transport)?.release();
   }
 
   private async run<T>(
@@ -348,7 +351,26 @@ export class UpstreamConnection {
         { cause: err },
       );
     }
-    return withStderr(mapUpstreamError(err, this.serverId, what, timeoutMs), this.stderr);
+    const mapped = mapUpstreamError(err, this.serverId, what, timeoutMs);
+    const limit = mapped.code === 'upstream_unavailable' ? this.limitHit() : null;
+    if (limit) {
+      return new CarteError(
+        'upstream_unavailable',
+        `server "${this.serverId}" was stopped at ${limit} during ${what}; it starts again on the next call`,
+        { cause: err },
+      );
+    }
+    return withStderr(mapped, this.stderr);
+  }
+
+  /** Which sandbox limit stopped the server, once it has stopped (the groups are read as they go). */
+  private limitHit(): string | null {
+    return launchOf(this.transport)?.verdict() ?? null;
+  }
+
+  /** Whether this connection's server runs in a sandbox. */
+  get sandboxed(): boolean {
+    return launchOf(this.transport) !== undefined;
   }
 
   /** HTTP results are not bounded by a read buffer: measure them. */

@@ -14,3 +14,5 @@ export type {
   ProgressUpdate,
   UpstreamNotification,
 } from './types.js';
+export { probeSandbox } from './sandbox/probe.js';
+export type { SandboxSpec, SandboxSupport, LimitMechanism } from './sandbox/types.js';

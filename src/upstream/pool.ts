@@ -33,9 +33,9 @@ export class UpstreamPool {
       targetKey,
       pending: openConnection(serverId, target, {
         ...options,
-        onClose: (expected) => {
+        onClose: (expected, limit) => {
           if (this.entries.get(serverId) === entry) this.entries.delete(serverId);
-          options.onClose?.(expected);
+          options.onClose?.(expected, limit);
         },
       }),
     };

@@ -4,24 +4,36 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { launchSandboxed, type SandboxLaunch } from './sandbox/launch.js';
 import type { StderrTail } from './stderr-tail.js';
 import type { UpstreamTarget } from './types.js';
+
+/** The sandbox each sandboxed stdio transport runs in. */
+const launches = new WeakMap<Transport, SandboxLaunch>();
+
+/** The sandbox a transport's child runs in, if any. */
+export function launchOf(transport: Transport): SandboxLaunch | undefined {
+  return launches.get(transport);
+}
 
 /**
  * Builds the transport for a target. stdio children get the default safe environment plus the
  * configured env, passed explicitly; their stderr goes to `tail`, never to our stdout.
  */
-export function createTransport(
+export async function createTransport(
   target: UpstreamTarget,
   tail: StderrTail,
-  opts: { remoteKind?: 'streamable-http' | 'sse' | undefined; maxMessageBytes: number },
-): Transport {
+  opts: { remoteKind?: 'streamable-http' | 'sse' | undefined; maxMessageBytes: number; serverId: string },
+): Promise<Transport> {
   const { remoteKind } = opts;
   if (target.kind === 'stdio') {
+    const launch = target.sandbox
+      ? await launchSandboxed(opts.serverId, { ...target, sandbox: target.sandbox })
+      : undefined;
     const params = {
-      command: target.command,
-      args: target.args,
-      env: { ...getDefaultEnvironment(), ...target.env },
+      command: launch?.command ?? target.command,
+      args: launch?.args ?? target.args,
+      env: { ...getDefaultEnvironment(), ...target.env, ...launch?.env },
       stderr: 'pipe' as const,
       // The read buffer bounds one message: a bigger result resets the connection (limits.maxResultBytes).
       maxBufferSize: stdioReadLimit(opts.maxMessageBytes),
@@ -29,6 +41,7 @@ export function createTransport(
     };
     const transport = new StdioClientTransport(params);
     transport.stderr?.on('data', (chunk: Buffer) => tail.write(chunk));
+    if (launch) launches.set(transport, launch);
     return transport;
   }
   const url = new URL(target.url);

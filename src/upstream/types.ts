@@ -1,6 +1,16 @@
+import type { SandboxSpec } from './sandbox/types.js';
+
 /** How to reach one upstream, already resolved (env interpolated) by the caller. */
 export type UpstreamTarget =
-  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | {
+      kind: 'stdio';
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+      /** Run it confined (docs/sandbox.md); absent: unconfined. */
+      sandbox?: SandboxSpec;
+    }
   | { kind: 'remote'; url: string; headers: Record<string, string>; transport?: 'streamable-http' | 'sse' };
 
 /** Minimal logger the upstream layer writes to (never stdout). */
@@ -30,8 +40,11 @@ export interface ConnectOptions {
   onNotification?: (method: UpstreamNotification, params: Record<string, unknown>) => void;
   /** A lost HTTP session was replaced by a new one: its log level and subscriptions are gone. */
   onReopen?: () => void;
-  /** Called once when the connection closes; `expected` is false when the upstream went away by itself. */
-  onClose?: (expected: boolean) => void;
+  /**
+   * Called once when the connection closes; `expected` is false when the upstream went away by
+   * itself, and `limit` names the sandbox limit that stopped it, if one did.
+   */
+  onClose?: (expected: boolean, limit: string | null) => void;
   /** tools/call to a 2025-era stdio upstream without the SDK's request funnel (default true; off compares the two). */
   plainCalls?: boolean;
   /** Largest message the upstream may send, in bytes (stdio read buffer; checked on HTTP results). */

@@ -26,6 +26,7 @@ describe('Carte format: defaults', () => {
           maxConcurrency: 16,
           maxQueue: 64,
           trust: { pin: true },
+          sandbox: false,
         },
         web: {
           kind: 'remote',
@@ -43,6 +44,7 @@ describe('Carte format: defaults', () => {
       search: { strategy: 'lexical' },
       limits: { maxSchemaBytes: 65536, maxResultBytes: 8388608 },
       rules: [],
+      sandbox: { default: false },
       exposure: { mode: 'meta', maxTools: 50 },
       menu: { hotList: 12, halfLifeDays: 7 },
       audit: { arguments: 'digest', retentionDays: 90 },

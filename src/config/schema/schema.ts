@@ -6,11 +6,13 @@ import { AuditSchema, ProjectSchema, RegistrationSchema, StoreSchema } from './s
 import { HttpSchema } from './schema-http.js';
 import { AuthSchema } from './schema-auth.js';
 import { RemoteEmbeddingsSchema, RemoteRerankSchema, RemoteSearchSchema, SearchSchema } from './schema-search.js';
+import { SandboxObject, SandboxSchema, SandboxSectionSchema } from './schema-sandbox.js';
 
 export { SERVER_ID_PATTERN, CALL_CLASSES, CATEGORY_IDS, ExposureSchema, MenuSchema, ToolRuleSchema };
 export { AuditSchema, ProjectSchema, RegistrationSchema, StoreSchema };
 export { HttpSchema, AuthSchema };
 export { RemoteEmbeddingsSchema, RemoteRerankSchema, RemoteSearchSchema, SearchSchema };
+export { SandboxObject, SandboxSchema, SandboxSectionSchema };
 export type { CallClass, CategoryId } from './schema-menu.js';
 
 /** Longest timer Node honours: setTimeout fires at once past 2^31-1 ms, so cap at one day. */
@@ -94,6 +96,7 @@ export const StdioServerObject = z
       .min(1)
       .optional()
       .describe(`Working directory; relative paths are taken from the config file's folder. ${TEMPLATES}`),
+    sandbox: SandboxSchema.optional(),
     ...commonServerShape,
   })
   .describe('A server Carte starts as a child process and talks to over stdin/stdout.');
@@ -178,6 +181,7 @@ export const ConfigSchema = z
     registration: RegistrationSchema.prefault({}),
     http: HttpSchema.prefault({}),
     auth: AuthSchema.prefault({}),
+    sandbox: SandboxSectionSchema.prefault({}),
   })
   .describe('Carte configuration: the upstream MCP servers to gather, and how to search them.');
 
@@ -197,3 +201,5 @@ export type RegistrationConfig = CarteConfig['registration'];
 export type HttpConfig = CarteConfig['http'];
 export type AuthConfig = CarteConfig['auth'];
 export type OidcConfig = NonNullable<AuthConfig['oidc']>;
+export type SandboxConfig = CarteConfig['sandbox'];
+export type { SandboxObjectConfig } from './schema-sandbox.js';

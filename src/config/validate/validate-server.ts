@@ -4,6 +4,7 @@ import { describeValue, isRecord, type Problems, type Segment } from '../problem
 import {
   RemoteServerObject,
   RemoteServerSchema,
+  SandboxObject,
   StdioServerObject,
   StdioServerSchema,
   type ServerConfig,
@@ -12,6 +13,8 @@ import {
 const STDIO_KEYS = Object.keys(StdioServerObject.shape);
 const REMOTE_KEYS = Object.keys(RemoteServerObject.shape);
 const ALL_KEYS = [...new Set([...STDIO_KEYS, ...REMOTE_KEYS])];
+const SANDBOX_KEYS = Object.keys(SandboxObject.shape);
+const keysAt = (at: readonly Segment[]) => (at[0] === 'sandbox' ? SANDBOX_KEYS : undefined);
 
 /** Checks one server as written (variables not yet expanded); undefined when it has errors. */
 export function validateServer(raw: unknown, path: Segment[], out: Problems): ServerConfig | undefined {
@@ -41,6 +44,6 @@ export function validateServer(raw: unknown, path: Segment[], out: Problems): Se
     : [REMOTE_KEYS, STDIO_KEYS, 'a stdio server (one with "command")'];
   const explainKey = (key: string): string | undefined =>
     otherKeys.includes(key) ? `${JSON.stringify(key)} only applies to ${other}` : undefined;
-  reportIssues(result.error.issues, { prefix: path, knownKeys: keys, explainKey }, out);
+  reportIssues(result.error.issues, { prefix: path, knownKeys: keys, explainKey, keysAt }, out);
   return undefined;
 }

@@ -6,6 +6,7 @@ import { reportIssues } from '../problems/issues.js';
 import { describeValue, isRecord, type Problems, type Segment } from '../problems/problems.js';
 import { validateSearch } from './resolve-search.js';
 import { resolveServer } from './resolve-server.js';
+import { resolveSandbox } from './resolve-sandbox.js';
 import { resolveStore } from './resolve-store.js';
 import {
   ConfigSchema,
@@ -15,6 +16,8 @@ import {
   RegistrationSchema,
   StoreSchema,
   LimitsSchema,
+  SandboxObject,
+  SandboxSectionSchema,
   type CarteConfig,
   type ServerConfig,
 } from '../schema/schema.js';
@@ -71,18 +74,21 @@ export function validateConfig(
   const projects = validateProjects(doc.projects, { serverIds, ctx: opts }, out);
   const http = validateHttp(doc.http, doc.projects, out);
   const auth = checkSection(AuthSchema, 'auth', doc.auth, out);
+  const sandbox = checkSection(SandboxSectionSchema, 'sandbox', doc.sandbox, out);
   const rules = validateRules(doc.rules, isRecord(doc.servers) ? Object.keys(doc.servers) : [], out);
   const servers: Record<string, ServerConfig> = {};
   for (const [id, server] of written) {
     const ctx = { ...opts, server: opts.writtenIds?.get(id) ?? id };
-    const resolved = resolveServer(server, ['servers', id], ctx, out);
-    if (resolved === undefined) continue;
+    const expanded = resolveServer(server, ['servers', id], ctx, out);
+    const resolved =
+      expanded && sandbox && withSandbox(expanded, id, { ...ctx, server: id }, sandbox.default, out);
+    if (!resolved) continue;
     rememberAsWritten(resolved, server, opts.dataDir);
     if (opts.dataDir) rememberDataDir(resolved, opts.dataDir);
     servers[id] = resolved;
   }
   if (out.errors.length > start || !search || !limits || !exposure || !menu || !rules) return undefined;
-  if (!audit || !store || !registration || !projects.ok || !http || !auth) return undefined;
+  if (!audit || !store || !registration || !projects.ok || !http || !auth || !sandbox) return undefined;
   const $schema = typeof doc.$schema === 'string' ? { $schema: doc.$schema } : {};
   return {
     ...$schema,
@@ -97,8 +103,22 @@ export function validateConfig(
     registration,
     http,
     auth,
+    sandbox,
     ...(projects.projects ? { projects: projects.projects } : {}),
   };
+}
+
+/** A stdio server with its effective sandbox resolved (false when none); undefined on a bad path. */
+function withSandbox(
+  server: ServerConfig,
+  id: string,
+  ctx: ValidateOptions & { server: string },
+  fallback: CarteConfig['sandbox']['default'],
+  out: Problems,
+): ServerConfig | undefined {
+  if (server.kind !== 'stdio') return server;
+  const sandbox = resolveSandbox(server.sandbox, fallback, ['servers', id], ctx, out);
+  return sandbox === undefined ? undefined : { ...server, sandbox };
 }
 
 function checkServers(value: unknown, checkIds: boolean, out: Problems): [string, ServerConfig][] {
@@ -124,12 +144,14 @@ type Section =
   | typeof AuditSchema
   | typeof StoreSchema
   | typeof RegistrationSchema
-  | typeof AuthSchema;
+  | typeof AuthSchema
+  | typeof SandboxSectionSchema;
 
 /** Keys of the objects nested in a section, by their dotted path, for "did you mean". */
 const NESTED_KEYS: ReadonlyMap<string, readonly string[]> = new Map([
   ['allow', Object.keys(RegistrationSchema.shape.allow.unwrap().shape)],
   ['oidc', Object.keys(OidcSchema.shape)],
+  ['default', Object.keys(SandboxObject.shape)],
 ]);
 
 function checkSection<S extends Section>(schema: S, key: string, value: unknown, out: Problems) {

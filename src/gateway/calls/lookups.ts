@@ -5,7 +5,8 @@ import { CarteError, quote } from '../../errors.js';
 import type { VisibilityPolicy } from '../../policy/index.js';
 import type { Store, ToolRow } from '../../store/index.js';
 import type { CatalogMirror } from '../shared/catalog-mirror.js';
-import type { GatewayServer, ServerSummary } from '../shared/types.js';
+import type { SandboxSpec } from '../../upstream/index.js';
+import type { GatewayServer, SandboxView, ServerSummary } from '../shared/types.js';
 import type { ToolRows } from './tool-rows.js';
 import type { Upstreams } from './upstreams.js';
 
@@ -71,9 +72,20 @@ export function serverSummary(
     activeCalls: upstreams.life(s.id).active,
     queuedCalls: upstreams.life(s.id).queued,
     lastDiscoveryAt: row?.lastDiscoveryAt ?? null,
-    lastError: row?.lastError ?? null,
+    // A fault since the last success (a crash, a sandbox limit), else the last discovery's error.
+    lastError: upstreams.life(s.id).lastError ?? row?.lastError ?? null,
     target: s.display,
     ...(s.description ? { description: s.description } : {}),
+    ...(s.target.kind === 'stdio' ? { sandbox: sandboxView(s.target.sandbox) } : {}),
+  };
+}
+
+function sandboxView(spec: SandboxSpec | undefined): SandboxView | null {
+  if (!spec) return null;
+  return {
+    network: spec.network,
+    ...(spec.memoryMb ? { memoryMb: spec.memoryMb } : {}),
+    ...(spec.maxProcesses ? { maxProcesses: spec.maxProcesses } : {}),
   };
 }
 

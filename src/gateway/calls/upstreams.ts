@@ -82,7 +82,7 @@ export class Upstreams {
         known: await this.knownEra(server.id),
         maxMessageBytes: this.limits.maxResultBytes,
         onToolsChanged: () => this.relist(server),
-        onClose: (expected) => this.onClosed(server, expected),
+        onClose: (expected, limit) => this.onClosed(server, expected, limit),
         onNotification: (method, params) => this.watcher?.notify(server.id, method, params),
         onReopen: () => void this.pool.peek(server.id).then((c) => c && this.watcher?.connected(server, c)),
       });
@@ -267,12 +267,12 @@ export class Upstreams {
     });
   }
 
-  private onClosed(server: GatewayServer, expected: boolean): void {
+  private onClosed(server: GatewayServer, expected: boolean, limit: string | null): void {
     if (expected || this.closed) return;
     const life = this.life(server.id);
-    life.recordFailure(`the connection closed unexpectedly`);
+    life.recordFailure(limit ? `stopped at ${limit}` : `the connection closed unexpectedly`);
     this.logger.warn(
-      `[${server.id}] exited or dropped the connection (${life.failures} in a row); it restarts on next use`,
+      `[${server.id}] ${limit ? `was stopped at ${limit}` : 'exited or dropped the connection'} (${life.failures} in a row); it restarts on next use`,
     );
   }
 }

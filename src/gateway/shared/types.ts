@@ -56,6 +56,15 @@ export interface ServerSummary {
   lastError: string | null;
   target: string;
   description?: string;
+  /** How a stdio server is confined (docs/sandbox.md): null when it runs with the user's full rights; absent for remote servers. */
+  sandbox?: SandboxView | null;
+}
+
+/** A sandbox as listings show it: its network grant and its limits. */
+export interface SandboxView {
+  network: string[];
+  memoryMb?: number;
+  maxProcesses?: number;
 }
 
 /** A server as an agent sees it: nothing of the operator's machine (see menu/agent-view.ts). */

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { CAC } from 'cac';
 import { CarteError, toCarteError, type ErrorCode } from '../../../errors.js';
-import { findDictionaries, LOCAL_CALLER, type SyncReport } from '../../../gateway/index.js';
+import { findDictionaries, LOCAL_CALLER, probeSandbox, type SyncReport } from '../../../gateway/index.js';
+import { sandboxFindings } from './doctor-sandbox.js';
 import { describeConfig, openApp, type App, type GlobalFlags } from '../../shared/app.js';
 import { count, formatTable, out } from '../../shared/output.js';
 import { clientFindings, readInstalls } from './doctor-clients.js';
@@ -79,6 +80,7 @@ async function examine(app: App): Promise<Finding[]> {
     findings.push({ check: `server ${s.id}`, ok: true, detail: 'disabled in the config (not checked)' });
   const reports = await app.gateway.sync(LOCAL_CALLER);
   for (const r of reports) findings.push(serverFinding(r));
+  findings.push(...sandboxFindings(app.gateway.listServers(LOCAL_CALLER), probeSandbox()));
   const searches = await app.gateway.prepareSearches(LOCAL_CALLER);
   findings.push(searchFinding(searches.top));
   for (const p of searches.projects) findings.push(projectSearchFinding(p));

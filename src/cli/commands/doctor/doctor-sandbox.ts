@@ -1,0 +1,54 @@
+import type { ServerSummary, SandboxSupport } from '../../../gateway/index.js';
+
+const MECHANISMS = {
+  'cgroup-v1': 'cgroup v1 groups Carte creates (memory, pids)',
+  'systemd-scope': 'a systemd user scope (systemd-run --user --scope: MemoryMax, TasksMax)',
+  rlimit:
+    'none usable (rlimits cannot bound a Node server: a server with memoryMb or maxProcesses will not start)',
+  none: 'none on this platform',
+} as const;
+
+/**
+ * What doctor says of sandboxing: whether bubblewrap works here, which limit mechanism applies,
+ * and a warning for each enabled stdio server that runs with the user's full rights.
+ */
+export function sandboxFindings(
+  servers: ServerSummary[],
+  support: SandboxSupport,
+): { check: string; ok: boolean; detail: string; fix?: string }[] {
+  const asking = servers.filter((s) => s.enabled && s.sandbox);
+  const findings = [
+    {
+      check: 'sandbox',
+      ok: support.program !== null || asking.length === 0,
+      detail: `${support.program ? `${support.program} works here` : `no sandbox: ${support.why}`}; limits: ${MECHANISMS[support.limits]}`,
+      ...(support.program
+        ? {}
+        : {
+            fix: 'install bubblewrap (apt-get install bubblewrap) or set "sandbox: false" on the servers that ask for one',
+          }),
+    },
+  ];
+  for (const s of servers.filter((x) => x.enabled && x.sandbox === null))
+    findings.push({
+      check: `server ${s.id}`,
+      ok: true,
+      detail:
+        'warning: runs unsandboxed, with your full rights (files, keys, network); add "sandbox: true" (docs/sandbox.md)',
+    });
+  for (const s of asking)
+    findings.push({
+      check: `server ${s.id}`,
+      ok: true,
+      detail: `sandboxed; network: ${s.sandbox!.network.length ? s.sandbox!.network.join(', ') : 'none'}; limits: ${limitsText(s)}`,
+    });
+  return findings;
+}
+
+function limitsText(s: ServerSummary): string {
+  const parts = [
+    ...(s.sandbox?.memoryMb ? [`memory ${s.sandbox.memoryMb} MiB`] : []),
+    ...(s.sandbox?.maxProcesses ? [`${s.sandbox.maxProcesses} processes`] : []),
+  ];
+  return parts.length ? parts.join(', ') : 'none';
+}

@@ -1,0 +1,92 @@
+// Limits through cgroup v1 (memory and pids controllers), when Carte may create groups there.
+import { accessSync, constants, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = '/sys/fs/cgroup';
+
+/** Whether the v1 memory and pids hierarchies are mounted and writable by this process. */
+export function cgroupV1Writable(root = ROOT): boolean {
+  try {
+    for (const c of ['memory', 'pids']) accessSync(join(root, c, 'cgroup.procs'), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One server's groups: created with its limits, read after it stops, removed when it is gone. */
+export class CgroupV1 {
+  readonly dirs: string[] = [];
+
+  constructor(
+    name: string,
+    private readonly limits: { memoryMb?: number; maxProcesses?: number },
+    private readonly root = ROOT,
+  ) {
+    if (limits.memoryMb !== undefined) {
+      const dir = this.make('memory', name);
+      const bytes = String(limits.memoryMb * 1024 * 1024);
+      writeFileSync(join(dir, 'memory.limit_in_bytes'), bytes);
+      // Without swap accounting the limit is on RAM only; with it, RAM plus swap (no escape into swap).
+      tryWrite(join(dir, 'memory.memsw.limit_in_bytes'), bytes);
+    }
+    if (limits.maxProcesses !== undefined)
+      writeFileSync(join(this.make('pids', name), 'pids.max'), String(limits.maxProcesses));
+  }
+
+  private make(controller: string, name: string): string {
+    const dir = join(this.root, controller, 'carte', name);
+    mkdirSync(dir, { recursive: true });
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  /** Which limit the group hit, in the config's words, or null. */
+  verdict(): string | null {
+    for (const dir of this.dirs) {
+      if (dir.includes('/memory/')) {
+        const oom = /^oom_kill (\d+)/m.exec(readOr(join(dir, 'memory.oom_control')));
+        const failcnt = Number(readOr(join(dir, 'memory.failcnt')) || 0);
+        if (Number(oom?.[1] ?? 0) > 0 || (oom === null && failcnt > 0))
+          return `its memory limit (sandbox.memoryMb: ${this.limits.memoryMb})`;
+      } else {
+        const max = /^max (\d+)/m.exec(readOr(join(dir, 'pids.events')));
+        if (Number(max?.[1] ?? 0) > 0)
+          return `its process limit (sandbox.maxProcesses: ${this.limits.maxProcesses})`;
+      }
+    }
+    return null;
+  }
+
+  /** Removes the groups once their processes are gone (retries a few times while they exit). */
+  remove(attempt = 0): void {
+    const left = this.dirs.filter((d) => !tryRmdir(d));
+    this.dirs.splice(0, this.dirs.length, ...left);
+    if (left.length > 0 && attempt < 20) setTimeout(() => this.remove(attempt + 1), 100).unref();
+  }
+}
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function tryWrite(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch {
+    // memsw is absent when the kernel does not account swap.
+  }
+}
+
+function tryRmdir(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'ENOENT';
+  }
+}

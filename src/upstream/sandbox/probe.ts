@@ -1,0 +1,59 @@
+// What this machine offers for sandboxing, probed once per process.
+import { spawnSync } from 'node:child_process';
+import { cgroupV1Writable } from './cgroup-v1.js';
+import type { LimitMechanism, SandboxSupport } from './types.js';
+
+let cached: SandboxSupport | undefined;
+
+/** Probes bwrap (it must run a command with every namespace unshared) and the limit mechanism. */
+export function probeSandbox(platform: NodeJS.Platform = process.platform): SandboxSupport {
+  cached ??= probe(platform);
+  return cached;
+}
+
+function probe(platform: NodeJS.Platform): SandboxSupport {
+  const limits = limitMechanism(platform);
+  if (platform !== 'linux')
+    return {
+      program: null,
+      why: `no sandbox is supported on ${platform} yet (Linux with bubblewrap only)`,
+      limits,
+    };
+  const run = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  if ((run.error as { code?: string } | undefined)?.code === 'ENOENT')
+    return {
+      program: null,
+      why: 'bubblewrap (bwrap) is not installed; install it (Debian and Ubuntu: apt-get install bubblewrap)',
+      limits,
+    };
+  if (run.status !== 0) {
+    const why = (run.stderr ?? run.error?.message ?? '').trim().split('\n')[0];
+    return {
+      program: null,
+      why: `bwrap cannot create namespaces here (${why}); allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or the AppArmor bwrap profile on Ubuntu)`,
+      limits,
+    };
+  }
+  return { program: 'bwrap', limits };
+}
+
+/** cgroup v1 when writable (root on these machines), else a systemd user scope, else rlimits. */
+function limitMechanism(platform: NodeJS.Platform): LimitMechanism {
+  if (platform !== 'linux') return platform === 'win32' ? 'none' : 'rlimit';
+  if (cgroupV1Writable()) return 'cgroup-v1';
+  const scope = spawnSync('systemd-run', ['--user', '--scope', '--quiet', 'true'], {
+    stdio: 'ignore',
+    timeout: 10_000,
+  });
+  if (scope.status === 0) return 'systemd-scope';
+  return 'rlimit';
+}
+
+/** Forgets the probe (tests). */
+export function resetSandboxProbe(): void {
+  cached = undefined;
+}
