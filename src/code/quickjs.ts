@@ -32,6 +32,11 @@ export interface ScriptHost {
   search(query: unknown, limit: unknown, signal: AbortSignal): Promise<unknown>;
 }
 
+/** A tool's own error result (`isError: true`), thrown into the script as an Error with code `tool_error`. */
+export class ScriptToolError extends Error {
+  readonly code = 'tool_error';
+}
+
 /** How a run ended well: the returned value as JSON text (undefined when it returned nothing) and its log lines. */
 export interface ScriptResult {
   json: string | undefined;
@@ -234,7 +239,7 @@ class Run {
     this.ask(op, payload).then(
       (value) => settle({ ok: true, value }),
       (err: unknown) => {
-        const e = toCarteError(err);
+        const e = err instanceof ScriptToolError ? err : toCarteError(err);
         settle({ ok: false, message: e.message, code: e.code });
       },
     );
