@@ -26,6 +26,21 @@ module.exports = {
       from: { path: '^src/(.+)/[^/]+/[^/]+$' },
       to: { path: '^src/$1/[^/]+$' },
     },
+    {
+      name: 'code-is-a-leaf',
+      severity: 'error',
+      comment:
+        'src/code (the script interpreter) imports only errors.ts: the gateway gives it everything else',
+      from: { path: '^src/code/' },
+      to: { path: '^src/', pathNot: '^src/(code/|errors\\.ts$)' },
+    },
+    {
+      name: 'only-code-runs-the-interpreter',
+      severity: 'error',
+      comment: 'only src/code imports QuickJS: the gateway and faces reach it through src/code/index.ts',
+      from: { path: '^src/', pathNot: '^src/code/' },
+      to: { path: 'node_modules/(quickjs-emscripten|@jitl/)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

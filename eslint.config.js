@@ -17,6 +17,7 @@ const FOLDERS = [
   'http',
   'cli',
   'patterns',
+  'code',
 ];
 const deepImports = FOLDERS.map((f) => ({
   group: [
@@ -39,9 +40,13 @@ const SERVER_SDK = {
 };
 const SQLITE = { name: 'better-sqlite3', message: 'only src/store touches the database driver' };
 const POSTGRES = { name: 'pg', message: 'only src/store touches the database driver' };
+const INTERPRETER = {
+  group: ['quickjs-emscripten-core', 'quickjs-emscripten', '@jitl/*'],
+  message: 'only src/code runs the script interpreter',
+};
 const SPAWN = { name: 'node:child_process', message: 'only src/upstream spawns processes' };
 const FACES = ['mcp', 'http', 'cli'];
-const CORE = ['store', 'upstream', 'catalog', 'search', 'policy', 'gateway', 'config', 'patterns'];
+const CORE = ['store', 'upstream', 'catalog', 'search', 'policy', 'gateway', 'config', 'patterns', 'code'];
 
 function restrict({ paths = [], patterns = [] }) {
   return { 'no-restricted-imports': ['error', { paths, patterns: [...deepImports, ...patterns] }] };
@@ -92,20 +97,42 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    rules: restrict({ paths: [SQLITE, POSTGRES, SPAWN], patterns: [CLIENT_SDK, SERVER_SDK, ...coreNoFaces] }),
+    rules: restrict({
+      paths: [SQLITE, POSTGRES, SPAWN],
+      patterns: [CLIENT_SDK, SERVER_SDK, INTERPRETER, ...coreNoFaces],
+    }),
   },
-  { files: ['src/upstream/**/*.ts'], rules: restrict({ patterns: [SERVER_SDK, ...coreNoFaces] }) },
+  {
+    files: ['src/upstream/**/*.ts'],
+    rules: restrict({ patterns: [SERVER_SDK, INTERPRETER, ...coreNoFaces] }),
+  },
+  // The interpreter's module is a leaf: it imports errors and its packages, nothing of Carte's core.
+  {
+    files: ['src/code/**/*.ts'],
+    rules: restrict({
+      paths: [SQLITE, POSTGRES, SPAWN],
+      patterns: [
+        CLIENT_SDK,
+        SERVER_SDK,
+        ...coreNoFaces,
+        {
+          group: CORE.filter((c) => c !== 'code').map((c) => `../${c}/*`),
+          message: 'code/ imports only errors',
+        },
+      ],
+    }),
+  },
   {
     files: ['src/store/**/*.ts'],
-    rules: restrict({ paths: [SPAWN], patterns: [CLIENT_SDK, SERVER_SDK, ...coreNoFaces] }),
+    rules: restrict({ paths: [SPAWN], patterns: [CLIENT_SDK, SERVER_SDK, INTERPRETER, ...coreNoFaces] }),
   },
   {
     files: ['src/mcp/**/*.ts', 'src/http/**/*.ts'],
-    rules: restrict({ paths: [SQLITE, POSTGRES, SPAWN], patterns: [CLIENT_SDK, ...faceOnly] }),
+    rules: restrict({ paths: [SQLITE, POSTGRES, SPAWN], patterns: [CLIENT_SDK, INTERPRETER, ...faceOnly] }),
   },
   {
     files: ['src/cli/**/*.ts'],
-    rules: restrict({ paths: [SQLITE, POSTGRES, SPAWN], patterns: [CLIENT_SDK, ...faceOnly] }),
+    rules: restrict({ paths: [SQLITE, POSTGRES, SPAWN], patterns: [CLIENT_SDK, INTERPRETER, ...faceOnly] }),
   },
   {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'],

@@ -19,7 +19,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node22.12',
-  external: ['better-sqlite3', 'pg', 'pg-native', '@energetic-ai/*'],
+  external: ['better-sqlite3', 'pg', 'pg-native', '@energetic-ai/*', '@jitl/*'],
   // CommonJS packages inside an ES module bundle call require(): give them node's.
   banner: {
     js: "import { createRequire as __carteRequire } from 'node:module'; const require = __carteRequire(import.meta.url);",

@@ -33,6 +33,8 @@ export const ERROR_CODES = {
   store: { http: 500, jsonrpc: -32006, exit: 74 },
   /** The store's database does not answer (PostgreSQL away); the replica stays up: retry shortly. */
   store_unavailable: { http: 503, jsonrpc: -32009, exit: 69 },
+  /** A run_code script failed: it threw, did not parse, or hit its memory, stack or call limit. */
+  script_error: { http: 422, jsonrpc: -32010, exit: 65 },
   /** A bug: an invariant broke. The message says so and the stack is printed. */
   internal: { http: 500, jsonrpc: -32603, exit: 70 },
 } as const;

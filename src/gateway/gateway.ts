@@ -6,6 +6,7 @@ import { HOT_LIST_DEFAULTS, type HotList } from './menu/hot-list.js';
 import type { AuditLog, AuditObservation } from './trust/audit.js';
 import { audited } from './trust/audited.js';
 import { runToolCall } from './calls/call-pipeline.js';
+import { runCode, type RunCodeRequest } from './scripts/run-code.js';
 import { fitToolDetail, type FittedToolDetail } from './menu/budget-tool.js';
 import type { CatalogMirror } from './shared/catalog-mirror.js';
 import type { UpstreamPassthrough } from './passthrough-facade.js';
@@ -27,7 +28,6 @@ import type {
 import type { Upstreams } from './calls/upstreams.js';
 import type { SearchRequest } from './find/search-plan.js';
 import type { GatewaySearch } from './find/gateway-search.js';
-export type { SearchRequest } from './find/search-plan.js';
 import { applyReload, type ReloadPolicy, type ReloadReport } from './calls/reload.js';
 import { lookupServer, lookupTool, serverSummary } from './calls/lookups.js';
 import { syncServers, type SyncRequest } from './calls/sync-servers.js';
@@ -48,7 +48,6 @@ import {
   type GatewayOptions,
   type GatewayParts,
 } from './gateway-parts.js';
-export type { GatewayOptions } from './gateway-parts.js';
 
 /**
  * The facade every face calls: search, browse, describe, call, sync. Made by `Gateway.open`, which
@@ -80,11 +79,7 @@ export class Gateway {
 
   private constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
-    const p = gatewayParts(
-      options,
-      () => this.servers,
-      () => this.catalogChanged(),
-    );
+    const p = gatewayParts(options, () => this.servers, () => this.catalogChanged()); // prettier-ignore
     this.parts = p;
     this.mirror = p.mirror;
     this.policies = p.policies;
@@ -309,7 +304,8 @@ export class Gateway {
   ): Promise<CallOutcome> {
     // Audited from the start, so refused scopes, unknown keys and bad arguments are rows too.
     const server = typeof key === 'string' && key.includes('/') ? policyTool(key).server : '';
-    return this.audit.call(ctx, { key: String(key), server, args }, async () => {
+    const target = { key: String(key), server, args, parentId: req.parentId };
+    return this.audit.call(ctx, target, async () => {
       requireScope(ctx, 'call', 'call_tool');
       await this.policies.noticeExternalChange();
       const policy = this.policies.forCaller(ctx); // one policy for the whole call
@@ -321,6 +317,17 @@ export class Gateway {
         ruleClass: policy.verdict(key)?.ruleClass,
       };
       return runToolCall(this.upstreams, plan, args, req);
+    });
+  }
+
+  /** run_code: a script whose calls each pass callTool's gates; one `code` audit row, its calls' rows under it. */
+  runCode(ctx: CallerContext, code: string, req: RunCodeRequest = {}): Promise<CallOutcome> {
+    return this.audit.call(ctx, { key: 'run_code', server: '', args: { code }, kind: 'code' }, (parentId) => {
+      requireScope(ctx, 'call', 'run_code');
+      return runCode(code, req, {
+        call: (key, args, r) => this.callTool(ctx, key, args, { ...r, parentId }),
+        search: (q, limit) => this.searchToolsAsync(ctx, q, limit === undefined ? {} : { limit }),
+      });
     });
   }
 

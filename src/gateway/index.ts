@@ -10,7 +10,9 @@ export {
   type OfflineCategories,
 } from './menu/categorize-offline.js';
 export { CATEGORY_IDS, categoryLabel, type CategorizeOptions, type CategoryId } from '../catalog/index.js';
-export type { GatewayOptions, SearchRequest } from './gateway.js';
+export type { GatewayOptions } from './gateway-parts.js';
+export type { SearchRequest } from './find/search-plan.js';
+export { CODE_DEFAULTS, type CodeLimits, type RunCodeRequest } from './scripts/run-code.js';
 export { EMBED_BATCH, TEXT_RECIPE } from './find/hybrid-search.js';
 export {
   REMOTE_SEARCH_DEFAULTS,

@@ -23,6 +23,7 @@ const META_TOOL = {
   browse: 'browse_tools',
   describe: 'describe_tool',
   call: 'call_tool',
+  code: 'run_code',
   admin: 'admin',
 } as const;
 

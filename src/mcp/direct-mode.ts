@@ -3,13 +3,15 @@
 // the list (up to `maxTools`, least recently used dropped) and the client is told the list
 // changed. Names come from the whole visible catalog (direct-names.ts), so exposing one tool never
 // renames another, and they are stable across restarts for the same catalog.
-import type { CallerContext, Gateway } from '../gateway/index.js';
+import type { CallerContext, CodeLimits, Gateway } from '../gateway/index.js';
 import { DirectExposure } from './direct-exposure.js';
 import { directNames } from './direct-names.js';
 
 export interface ExposureOptions {
   mode: 'meta' | 'direct';
   maxTools: number;
+  /** run_code (meta mode only): listed when enabled, with these limits. */
+  code?: Partial<CodeLimits> & { enabled: boolean };
 }
 
 export class DirectMode {

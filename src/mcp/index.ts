@@ -19,7 +19,7 @@ export {
   SERVER_INFO,
   type Result as ToolResult,
 } from './tool-call.js';
-export { META_TOOLS, metaTools, REQUEST_SERVER } from './meta-tools.js';
+export { META_TOOLS, metaTools, REQUEST_SERVER, RUN_CODE } from './meta-tools.js';
 export type { ExposureOptions } from './direct-mode.js';
 export { directNames, isProviderSafe } from './direct-names.js';
 export {

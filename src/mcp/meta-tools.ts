@@ -74,6 +74,21 @@ export function metaTools(digest: { long: string; short: string }): Record<strin
 }
 
 /**
+ * run_code (issue 43), listed only under `exposure.code.enabled` in meta mode: outside META_TOOLS
+ * for the same reason as REQUEST_SERVER. Short on purpose: the listing stays under 550 tokens.
+ */
+export const RUN_CODE = {
+  name: 'run_code',
+  description:
+    'JavaScript async function body; await call(key, args) and search(query) reach tools as call_tool does. Only its return value comes back.',
+  inputSchema: {
+    type: 'object',
+    properties: { code: { type: 'string' } },
+    required: ['code'],
+  },
+} as const;
+
+/**
  * The optional fifth tool, listed only under `registration.agentRequests: true`: outside
  * META_TOOLS so the four-tool listing stays byte-identical when it is off.
  */

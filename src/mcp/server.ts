@@ -8,7 +8,7 @@ import {
   type Gateway,
 } from '../gateway/index.js';
 import { Args } from './args.js';
-import { META_TOOLS, metaTools, REQUEST_SERVER } from './meta-tools.js';
+import { META_TOOLS, metaTools, REQUEST_SERVER, RUN_CODE } from './meta-tools.js';
 import { SessionMeter } from './session-meter.js';
 import { DirectMode, type ExposureOptions } from './direct-mode.js';
 import { clientModel, type ClientModel } from './sampling.js';
@@ -103,8 +103,13 @@ export function createMcpServer(
     if (!options.perRequest) gateway.endSession(caller, meter.report());
     onclose?.();
   };
+  const code = options.exposure?.code?.enabled === true && !direct ? options.exposure.code : undefined;
   server.setRequestHandler('tools/list', async () => {
-    const meta = [...metaTools(digest), ...(options.agentRequests ? [{ ...REQUEST_SERVER }] : [])];
+    const meta = [
+      ...metaTools(digest),
+      ...(code ? [{ ...RUN_CODE }] : []),
+      ...(options.agentRequests ? [{ ...REQUEST_SERVER }] : []),
+    ];
     const answer = { tools: direct ? [meta[0]!, ...(await direct.tools()), ...meta.slice(4)] : meta };
     meter.sent(JSON.stringify(answer));
     return answer as never;
@@ -128,6 +133,12 @@ export function createMcpServer(
       }
       if (name === REQUEST_SERVER.name && options.agentRequests)
         return jsonResult(await requestServer(caller, options.agentRequests, raw ?? {}));
+      if (name === RUN_CODE.name && code) {
+        const req = { signal: ctx.mcpReq.signal, limits: code, ...(ask ? { confirm: ask } : {}) };
+        const answer = await gateway.runCode(caller, args.string('code', true), req);
+        meter.sent(textOf(answer));
+        return answer;
+      }
       const sampler = (query: unknown) => clientModel(server, ctx, query);
       const result = await dispatch(gateway, caller, name, args, ctx, direct, listChanged, ask, sampler);
       if (name !== 'call_tool') meter.sent(textOf(result));

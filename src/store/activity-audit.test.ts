@@ -49,6 +49,7 @@ describe.each(testEngines(afterEach))('ActivityRepo audit columns on $name', (en
         detail: null,
         subject: null,
         client: null,
+        parentId: null,
       },
     ]);
     expect(await store.activity.finish(id + 100, { outcome: 'ok', durationMs: 1 })).toBe(false);
@@ -210,6 +211,23 @@ describe.each(testEngines(afterEach))('ActivityRepo audit columns on $name', (en
     expect((await activity.audit({ subject: 'bob' })).map((r) => [r.key, r.client])).toEqual([['a/z', null]]);
     expect(await activity.audit({ subject: 'carol' })).toEqual([]);
     expect((await activity.audit({ key: 'a/y' }))[0]).toMatchObject({ subject: null, client: null });
+  });
+
+  it("links a run_code script's calls to its code row, single and grouped", async () => {
+    const { activity } = await engine.open();
+    const run = await activity.beginGrouped({ kind: 'code', at: NOW, project: 'p1' });
+    await activity.record({ ...call('a/x', NOW + 1, 1), parentId: run });
+    await Promise.all([
+      activity.beginGrouped({ kind: 'call', key: 'a/y', server: 'a', at: NOW + 2, parentId: run }),
+      activity.beginGrouped({ kind: 'call', key: 'a/z', server: 'a', at: NOW + 3 }),
+    ]);
+    const rows = await activity.audit({ since: NOW });
+    expect(rows.map((r) => [r.kind, r.key, r.parentId])).toEqual([
+      ['call', 'a/z', null],
+      ['call', 'a/y', run],
+      ['call', 'a/x', run],
+      ['code', null, null],
+    ]);
   });
 
   it('prunes by the retention it was opened with', async () => {

@@ -77,6 +77,42 @@ export const ToolRuleSchema = z
   })
   .describe('A tool rule: the tools it matches, and what it sets on them.');
 
+/** run_code (issue 43, docs/code-mode.md): one script calls many tools, only its answer returns. */
+const CodeSchema = z
+  .strictObject({
+    enabled: z
+      .boolean()
+      .default(false)
+      .describe(
+        'List the run_code meta-tool (meta mode only): a JavaScript script that calls tools with the same rules as call_tool. Default false.',
+      ),
+    timeoutMs: z
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(30_000)
+      .describe("A script's wall time, waiting on calls included; past it the script is stopped. Default 30000."),
+    memoryMb: z
+      .int()
+      .min(8)
+      .max(1024)
+      .default(64)
+      .describe("A script's heap in its interpreter, in MB. Default 64."),
+    maxCalls: z
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(200)
+      .describe('Tool calls and searches one script may make; the next one stops it. Default 200.'),
+    maxOutputTokens: z
+      .int()
+      .min(100)
+      .max(100_000)
+      .default(4_000)
+      .describe("The answer's size (the returned value and logs), in o200k_base tokens; past it the answer is cut, with a note. Default 4000."),
+  })
+  .describe('run_code: scripts that call tools, only their answer entering the context (docs/code-mode.md).');
+
 /** How `tools/list` shows upstream tools: the four meta-tools, or the hot tools themselves. */
 export const ExposureSchema = z
   .strictObject({
@@ -94,6 +130,7 @@ export const ExposureSchema = z
       .describe(
         'In direct mode, most upstream tools listed at once per session; past it the least recently used is dropped.',
       ),
+    code: CodeSchema.prefault({}),
   })
   .describe('How upstream tools are shown to agents (docs/config.md, "Direct mode").');
 

@@ -193,6 +193,8 @@ export interface CallRequest {
   meta?: Record<string, unknown>;
   /** Asks the person behind the client to confirm a call (when the project requires it and the client can ask). */
   confirm?: (message: string) => Promise<boolean>;
+  /** Set by run_code: the audit id of the script whose call this is. */
+  parentId?: number;
 }
 
 /** The upstream's result, passed through verbatim (`content`, `structuredContent`, `isError`, `_meta`). */

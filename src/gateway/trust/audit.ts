@@ -48,11 +48,21 @@ export interface AuditEvent {
 
 /** What an observer (metrics) sees of each audited event once it ended: never arguments or queries. */
 export interface AuditObservation {
-  kind: 'call' | AuditEvent['kind'];
+  kind: 'call' | 'code' | AuditEvent['kind'];
   key?: string;
   server?: string;
   outcome: ActivityOutcome;
   durationMs: number;
+}
+
+/**
+ * What a `call` writes its row for: a tool call (kind `call`, the default), or a run_code script
+ * (kind `code`: its key and server are not stored), and for a script's calls the script row's id.
+ */
+export interface AuditTarget extends CallTarget {
+  args: unknown;
+  kind?: 'call' | 'code';
+  parentId?: number;
 }
 
 /** The audit log over the store's activity table, for the gateway's lifetime (its warning throttles outlive calls). */
@@ -86,20 +96,21 @@ export class AuditLog {
    */
   async call(
     ctx: CallerContext,
-    target: CallTarget & { args: unknown },
-    run: () => Promise<CallOutcome>,
+    target: AuditTarget,
+    run: (id: number) => Promise<CallOutcome>,
   ): Promise<CallOutcome> {
     const { key, server } = target;
+    const kind = target.kind ?? 'call';
     let id: number;
     try {
       const args = this.argColumns(target.args);
       id = await this.store.activity.beginGrouped({
-        kind: 'call',
+        kind,
         at: Date.now(),
-        key,
-        server,
+        ...(kind === 'call' ? { key, server } : {}),
         ...this.who(ctx),
         ...args,
+        ...(target.parentId === undefined ? {} : { parentId: target.parentId }),
       });
     } catch (err) {
       // One line per reason (the key would defeat the throttle: a broken store fails every call).
@@ -116,17 +127,17 @@ export class AuditLog {
     const start = performance.now();
     let result: CallOutcome;
     try {
-      result = await run();
+      result = await run(id);
     } catch (err) {
       const end = { outcome: toCarteError(err).code, durationMs: performance.now() - start };
       await this.finish(id, target.key, end);
-      this.notify({ kind: 'call', key, server, ...end });
+      this.notify({ kind, key, server, ...end });
       throw err;
     }
     const durationMs = performance.now() - start; // before sizing: the duration is the upstream's
     const outcome = result.isError === true ? 'tool_error' : 'ok';
     await this.finish(id, target.key, { outcome, durationMs, resultBytes: estimateJsonBytes(result) });
-    this.notify({ kind: 'call', key, server, outcome, durationMs });
+    this.notify({ kind, key, server, outcome, durationMs });
     return result;
   }
 

@@ -98,6 +98,7 @@ const BEGIN_COLUMNS = [
   ['detail', 'text'],
   ['subject', 'text'],
   ['client', 'text'],
+  ['parent_id', 'bigint'],
 ] as const;
 
 /** A begun row's values (BEGIN_COLUMNS order), or a finish of a begun row. */

@@ -71,7 +71,7 @@ export async function auditRows(
     where.push(`(at, id) ${past} ($${values.length - 1}::bigint, $${values.length}::bigint)`);
   }
   const sql = `SELECT id, at, kind, request_id, token_id, project, key, server, outcome, duration_ms,
-                 result_bytes, args_digest, args, detail, subject, client
+                 result_bytes, args_digest, args, detail, subject, client, parent_id
                FROM activity${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
                ORDER BY at ${dir}, id ${dir}${query.limit === undefined ? '' : ` LIMIT ${query.limit}`}`;
   return (await rawRows(q, sql, values)).map(toAuditRow);

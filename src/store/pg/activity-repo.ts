@@ -30,8 +30,9 @@ const DAY_MS = 86_400_000;
 const INSERT = {
   name: 'carte_activity_insert',
   text: `INSERT INTO activity (at, kind, key, server, outcome, duration_ms, result_bytes,
-                               request_id, token_id, project, args_digest, args, detail, subject, client)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+                               request_id, token_id, project, args_digest, args, detail, subject, client,
+                               parent_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
 };
 const FINISH = {
   name: 'carte_activity_finish',

@@ -126,6 +126,8 @@ export const PG_MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 7, sql: CREATE_VERSION_7 },
   // Team sign-in (issue 31): who an identity provider's access token names.
   { version: 8, sql: 'ALTER TABLE activity ADD COLUMN subject TEXT, ADD COLUMN client TEXT' },
+  // Tools as code (issue 43): a run_code script's calls name its row.
+  { version: 9, sql: 'ALTER TABLE activity ADD COLUMN parent_id bigint' },
 ];
 
 /** The schema version this build writes: SQLite's, which the last migration must reach. */

@@ -49,6 +49,8 @@ export interface ActivityEvent {
   subject?: string;
   /** An identity provider's access token: the client it was issued to (`azp` or `client_id`). */
   client?: string;
+  /** The id of the `code` row of the run_code script that made this call (issue 43). */
+  parentId?: number;
 }
 
 /** A call's row as `begin` writes it, before the call runs. */
@@ -131,8 +133,9 @@ export class ActivityRepo {
     this.insert = prepared(
       db,
       `INSERT INTO activity (at, kind, key, server, outcome, duration_ms, result_bytes,
-                             request_id, token_id, project, args_digest, args, detail, subject, client)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                             request_id, token_id, project, args_digest, args, detail, subject, client,
+                             parent_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.update = prepared(
       db,
@@ -374,5 +377,6 @@ export function eventValues(
     e.detail ?? null,
     e.subject ?? null,
     e.client ?? null,
+    e.parentId ?? null,
   ];
 }

@@ -54,10 +54,12 @@ export interface AuditRow {
   subject: string | null;
   /** The client that token was issued to (`azp` or `client_id`); null as `subject`. */
   client: string | null;
+  /** For a call made by a run_code script: the id of the script's `code` row; null otherwise. */
+  parentId: number | null;
 }
 
 const COLUMNS = `id, at, kind, request_id, token_id, project, key, server, outcome, duration_ms,
-  result_bytes, args_digest, args, detail, subject, client`;
+  result_bytes, args_digest, args, detail, subject, client, parent_id`;
 
 type Raw = [
   number,
@@ -76,6 +78,7 @@ type Raw = [
   string | null,
   string | null,
   string | null,
+  number | null,
 ];
 
 /** The SELECT for a query, newest first or oldest first, and its named parameters. */
@@ -128,6 +131,7 @@ export function toAuditRow(r: unknown[]): AuditRow {
     detail,
     subject,
     client,
+    parentId,
   ] = r as Raw;
   return {
     id,
@@ -146,6 +150,7 @@ export function toAuditRow(r: unknown[]): AuditRow {
     detail,
     subject,
     client,
+    parentId: parentId === null ? null : Number(parentId),
   };
 }
 

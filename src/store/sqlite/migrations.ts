@@ -148,6 +148,10 @@ export const MIGRATIONS: readonly string[] = [
   // Carte's own tokens and the local user. No index: `carte audit --subject` reads a time range.
   `ALTER TABLE activity ADD COLUMN subject TEXT;
    ALTER TABLE activity ADD COLUMN client TEXT;`,
+  // 9: tools as code (issue 43). A run_code script's own row has kind `code`; each tool call it
+  // makes is a `call` row whose parent_id is that row's id (NULL for every other row). No index:
+  // `carte audit` reads a time range, and a run's calls sit just after it.
+  `ALTER TABLE activity ADD COLUMN parent_id INTEGER;`,
 ];
 
 /** The schema version this build writes. */

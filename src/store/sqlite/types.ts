@@ -8,7 +8,7 @@ export type DiscoveryStatus = (typeof DISCOVERY_STATUSES)[number];
  * Kinds of event the activity table holds; `call` and `session` (one row at the end of each
  * downstream session, with its token counts) are recorded today, the rest by the trust issue.
  */
-export const ACTIVITY_KINDS = ['call', 'search', 'browse', 'describe', 'admin', 'session'] as const;
+export const ACTIVITY_KINDS = ['call', 'search', 'browse', 'describe', 'admin', 'session', 'code'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 export interface ServerRow {

@@ -1,0 +1,127 @@
+// Code-mode bench (issue 43): `npx tsx bench/tokens/code-mode.ts`. On the demo servers (synced in
+// process into a temp dir), multi-step tasks (list, filter, read, aggregate) done two ways:
+// call_tool step by step, where every request and every result passes through the agent's
+// context, against one run_code, where only the script and its answer do. Also Carte's CPU per
+// inner call over call_tool's, and the time a run takes to start. Prints markdown.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Gateway, LOCAL_CALLER as ME, loadTokenizer, openStore } from '../../src/gateway/index.js';
+import { QUIET } from '../core/logger.js';
+import { tempDir } from '../core/paths.js';
+import { syncDemo } from './demo-catalog.js';
+
+const text = (r: Record<string, unknown>) => (r.content as { text: string }[])[0]!.text;
+
+/** Writes `n` files `nI.txt` holding "value: I" and some prose, as a real file would. */
+function writeFiles(sandbox: string, n: number): void {
+  for (let i = 0; i < n; i++)
+    writeFileSync(
+      join(sandbox, `n${i}.txt`),
+      `value: ${i}\n${'Some notes about this record. '.repeat(12)}\n`,
+    );
+}
+
+const SCRIPT = (
+  min: number,
+) => `const root = (await call('filesystem/list_allowed_directories', {})).content.split('\\n').pop().trim();
+const names = (await call('filesystem/list_directory', { path: root })).content.split('\\n')
+  .filter((l) => l.startsWith('[FILE] n')).map((l) => l.slice(7));
+let sum = 0, count = 0;
+for (const name of names) {
+  const v = Number(/value: (\\d+)/.exec((await call('filesystem/read_text_file', { path: root + '/' + name })).content)[1]);
+  if (v >= ${min}) { sum += v; count++; }
+}
+return { count, sum };`;
+
+async function main(): Promise<void> {
+  const temp = tempDir('carte-code-bench-');
+  const { dataDir, servers } = await syncDemo(temp.dir);
+  const store = await openStore(join(dataDir, 'carte.db'));
+  const gateway = await Gateway.open({ servers, store, logger: QUIET });
+  const tok = await loadTokenizer();
+  const sandbox = join(dataDir, 'sandbox');
+  try {
+    const rows: string[] = [];
+    for (const files of [4, 10, 40, 80]) {
+      const { rmSync, readdirSync } = await import('node:fs');
+      for (const f of readdirSync(sandbox)) rmSync(join(sandbox, f));
+      writeFiles(sandbox, files);
+      // Step by step: each call_tool request the agent writes, and each result it reads.
+      let stepTokens = 0;
+      const step = async (key: string, args: Record<string, unknown>) => {
+        const r = await gateway.callTool(ME, key, args);
+        stepTokens += tok.count(JSON.stringify({ key, arguments: args })) + tok.count(text(r));
+        return text(r);
+      };
+      const root = (await step('filesystem/list_allowed_directories', {})).split('\n').pop()!.trim();
+      const names = (await step('filesystem/list_directory', { path: root }))
+        .split('\n')
+        .filter((l) => l.startsWith('[FILE] n'))
+        .map((l) => l.slice(7));
+      for (const name of names) await step('filesystem/read_text_file', { path: `${root}/${name}` });
+      const code = SCRIPT(files / 2);
+      const answer = await gateway.runCode(ME, code);
+      const codeTokens = tok.count(JSON.stringify({ code })) + tok.count(text(answer));
+      const calls = names.length + 2;
+      const saved = 1 - codeTokens / stepTokens;
+      rows.push(`| ${files} | ${calls} | ${stepTokens} | ${codeTokens} | ${(saved * 100).toFixed(1)} % |`);
+    }
+    console.log('| files | calls | call_tool step by step (tokens) | one run_code (tokens) | fewer |');
+    console.log('| ---: | ---: | ---: | ---: | ---: |');
+    console.log(rows.join('\n'));
+    await cpuPerCall(gateway);
+    await startTime(gateway);
+  } finally {
+    await gateway.close();
+    await store.close();
+    temp.cleanup();
+  }
+}
+
+/** Carte's own CPU (this process: upstreams are children) per call, call_tool vs inside run_code. */
+async function cpuPerCall(gateway: Gateway): Promise<void> {
+  const N = 200;
+  const args = { message: 'x' };
+  for (let i = 0; i < 20; i++) await gateway.callTool(ME, 'everything/echo', args); // warm
+  await gateway.runCode(ME, `for (let i = 0; i < 20; i++) await call('everything/echo', { message: 'x' })`);
+  const per: { direct: number; script: number }[] = [];
+  for (let round = 0; round < 5; round++) {
+    let t = process.cpuUsage();
+    for (let i = 0; i < N; i++) await gateway.callTool(ME, 'everything/echo', args);
+    const direct = process.cpuUsage(t);
+    t = process.cpuUsage();
+    await gateway.runCode(
+      ME,
+      `for (let i = 0; i < ${N}; i++) await call('everything/echo', { message: 'x' })`,
+      {
+        limits: { maxCalls: N },
+      },
+    );
+    const script = process.cpuUsage(t);
+    const ms = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000 / N;
+    per.push({ direct: ms(direct), script: ms(script) });
+  }
+  per.sort((a, b) => a.script - a.direct - (b.script - b.direct));
+  const mid = per[Math.floor(per.length / 2)]!;
+  console.log(
+    `\nCarte CPU per call (median of 5 rounds of ${N}): call_tool ${mid.direct.toFixed(3)} ms, inside run_code ${mid.script.toFixed(3)} ms: ${(mid.script - mid.direct).toFixed(3)} ms over call_tool (the run's own start included)`,
+  );
+}
+
+/** Wall time of a run that does nothing, start to answer (its audit row included). */
+async function startTime(gateway: Gateway): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const t = performance.now();
+    await gateway.runCode(ME, 'return 1');
+    times.push(performance.now() - t);
+  }
+  const first = times.shift()!;
+  times.sort((a, b) => a - b);
+  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
+  console.log(
+    `run start (return 1, audited): first ${first.toFixed(1)} ms (compiles the WebAssembly), then p50 ${q(0.5)} ms, p90 ${q(0.9)} ms`,
+  );
+}
+
+await main();

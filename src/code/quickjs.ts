@@ -1,0 +1,313 @@
+// Runs one script in QuickJS compiled to WebAssembly (quickjs-emscripten, MIT; issue 43). The
+// WebAssembly code is compiled once from the npm package's own .wasm file (read from disk, never
+// fetched); each run gets its own instance of it (its own linear memory, about 3 ms), and in it a
+// QuickJS runtime with its own heap limit, stack limit and interrupt handler. So concurrent runs
+// share no memory at all, a run's heap is freed when it ends, and a fault that breaks an instance
+// (the host's stack overflowing inside WebAssembly) breaks only that run's.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type {
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSRuntime,
+  QuickJSSyncVariant,
+  QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+import { CarteError, toCarteError } from '../errors.js';
+import { PRELUDE } from './prelude.js';
+import {
+  callLimit,
+  cancelledRun,
+  LOG_MAX_CHARS,
+  memoryLimit,
+  stackLimit,
+  STACK_BYTES,
+  timeLimit,
+  type ScriptLimits,
+} from './limits.js';
+
+/** What a script can reach outside itself: tool calls and search, each ended by `signal` when the run ends. */
+export interface ScriptHost {
+  call(key: string, args: unknown, signal: AbortSignal): Promise<unknown>;
+  search(query: unknown, limit: unknown, signal: AbortSignal): Promise<unknown>;
+}
+
+/** A tool's own error result (`isError: true`), thrown into the script as an Error with code `tool_error`. */
+export class ScriptToolError extends Error {
+  readonly code = 'tool_error';
+}
+
+/** How a run ended well: the returned value as JSON text (undefined when it returned nothing) and its log lines. */
+export interface ScriptResult {
+  json: string | undefined;
+  logs: string[];
+  /** Log lines dropped past LOG_MAX_CHARS. */
+  droppedLogs: number;
+  calls: number;
+}
+
+// The WebAssembly global, typed here: the project's lib has no DOM types.
+declare const WebAssembly: {
+  compile(bytes: Uint8Array): Promise<unknown>;
+  RuntimeError: new () => Error;
+};
+
+interface Loaded {
+  variant: QuickJSSyncVariant;
+  instantiate: (variant: QuickJSSyncVariant) => Promise<QuickJSWASMModule>;
+}
+let loading: Promise<Loaded> | undefined;
+
+/** The interpreter's code, compiled on first use (about 20 ms) and kept; `runScript` instantiates it per run. */
+export function loadInterpreter(): Promise<Loaded> {
+  const load = (loading ??= (async () => {
+    const [core, base] = await Promise.all([
+      import('quickjs-emscripten-core'),
+      import('@jitl/quickjs-wasmfile-release-sync'),
+    ]);
+    const file = fileURLToPath(import.meta.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'));
+    const wasmModule = await WebAssembly.compile(await readFile(file));
+    const variant: QuickJSSyncVariant = core.newVariant(base.default as unknown as QuickJSSyncVariant, {
+      wasmModule: wasmModule as never,
+    });
+    return { variant, instantiate: core.newQuickJSWASMModuleFromVariant };
+  })());
+  load.catch(() => (loading = undefined));
+  return load;
+}
+
+/** Runs `code` as the body of an async function; resolves with its answer or rejects with a CarteError naming the limit it hit. */
+export async function runScript(
+  code: string,
+  host: ScriptHost,
+  limits: ScriptLimits,
+  signal?: AbortSignal,
+): Promise<ScriptResult> {
+  const { variant, instantiate } = await loadInterpreter();
+  const wasm = await instantiate(variant);
+  if (signal?.aborted) throw cancelledRun();
+  const run = new Run(wasm, host, limits);
+  try {
+    return await run.execute(code, signal);
+  } finally {
+    run.dispose();
+  }
+}
+
+class Run {
+  private readonly runtime: QuickJSRuntime;
+  private readonly context: QuickJSContext;
+  private readonly deadline: number;
+  /** Set once the run must stop: the interrupt handler ends the script, and no call starts. */
+  private stopped: CarteError | undefined;
+  private readonly stop = new AbortController();
+  private wake: (() => void) | undefined;
+  private readonly pending = new Set<QuickJSDeferredPromise>();
+  private readonly logs: string[] = [];
+  private logChars = 0;
+  private droppedLogs = 0;
+  private calls = 0;
+  /** The host's stack overflowed inside WebAssembly: the instance is unusable and is dropped, not disposed. */
+  private broken = false;
+  /** The script's function has returned or thrown: what it left pending may run, but starts no call. */
+  private returned = false;
+
+  constructor(
+    wasm: QuickJSWASMModule,
+    private readonly host: ScriptHost,
+    private readonly limits: ScriptLimits,
+  ) {
+    this.deadline = Date.now() + limits.timeoutMs;
+    this.runtime = wasm.newRuntime();
+    this.runtime.setMemoryLimit(limits.memoryBytes);
+    this.runtime.setMaxStackSize(limits.stackBytes ?? STACK_BYTES);
+    this.runtime.setInterruptHandler(() => {
+      if (this.stopped === undefined && Date.now() > this.deadline) this.halt(timeLimit(limits.timeoutMs));
+      return this.stopped !== undefined;
+    });
+    this.context = this.runtime.newContext();
+  }
+
+  async execute(code: string, signal: AbortSignal | undefined): Promise<ScriptResult> {
+    const onAbort = () => this.halt(cancelledRun());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => this.halt(timeLimit(this.limits.timeoutMs)), this.limits.timeoutMs);
+    try {
+      return await this.guarded(code);
+    } catch (err) {
+      throw this.hostFault(err);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async guarded(code: string): Promise<ScriptResult> {
+    {
+      const ended = new Promise<void>((resolve) => (this.wake = resolve));
+      if (this.stopped) throw this.stopped;
+      this.install(code);
+      const started = this.context.evalCode(PRELUDE, 'run_code.js');
+      if (started.error) throw this.failure(started.error);
+      const settled = this.context.resolvePromise(started.value);
+      started.value.dispose();
+      this.drain();
+      const outcome = await Promise.race([settled, ended.then(() => undefined)]);
+      if (this.stopped || !outcome) throw this.stopped ?? timeLimit(this.limits.timeoutMs);
+      if (outcome.error) throw this.failure(outcome.error);
+      const answer: unknown = this.context.dump(outcome.value);
+      outcome.value.dispose();
+      if (answer !== undefined && typeof answer !== 'string')
+        throw new CarteError(
+          'script_error',
+          'the script replaced Promise.prototype.then, so its answer could not be read',
+        );
+      return { json: answer, logs: this.logs, droppedLogs: this.droppedLogs, calls: this.calls };
+    }
+  }
+
+  /**
+   * An error thrown by the WebAssembly instance itself, not by the script: the host's stack
+   * overflowed in QuickJS's own recursion (JSON.parse of deep nesting, say) before QuickJS's
+   * stack limit saw it. The instance is left mid-function, so it is never entered again.
+   */
+  private hostFault(err: unknown): CarteError {
+    if (err instanceof CarteError) return err;
+    this.broken = true;
+    this.halt(stackLimit());
+    if (err instanceof RangeError) return stackLimit();
+    if (err instanceof WebAssembly.RuntimeError && /memory|unreachable/i.test(err.message))
+      return memoryLimit(this.limits.memoryBytes);
+    return new CarteError(
+      'internal',
+      `internal error (a bug): the script interpreter failed: ${String(err)}`,
+      { cause: err },
+    );
+  }
+
+  /** Ends the run: the script is interrupted at its next check, waiting ends, and calls in flight are aborted. */
+  private halt(reason: CarteError): void {
+    this.stopped ??= reason;
+    this.stop.abort();
+    this.wake?.();
+  }
+
+  private install(code: string): void {
+    const ctx = this.context;
+    const codeHandle = ctx.newString(code);
+    ctx.setProp(ctx.global, '__carte_code', codeHandle);
+    codeHandle.dispose();
+    const log = ctx.newFunction('log', (line) => {
+      this.log(ctx.getString(line));
+    });
+    ctx.setProp(ctx.global, '__carte_log', log);
+    log.dispose();
+    const done = ctx.newFunction('done', () => {
+      this.returned = true;
+    });
+    ctx.setProp(ctx.global, '__carte_done', done);
+    done.dispose();
+    const bridge = ctx.newFunction('host', (op, payload) =>
+      this.bridge(ctx.getString(op), ctx.getString(payload)),
+    );
+    ctx.setProp(ctx.global, '__carte_host', bridge);
+    bridge.dispose();
+  }
+
+  private log(line: string): void {
+    if (this.logChars + line.length > LOG_MAX_CHARS) return void this.droppedLogs++;
+    this.logChars += line.length;
+    this.logs.push(line);
+  }
+
+  /** One call or search from the script: a promise inside, settled from the host's answer as JSON text. */
+  private bridge(op: string, payload: string) {
+    const deferred = this.context.newPromise();
+    this.pending.add(deferred);
+    const settle = (reply: object) => {
+      if (this.stopped || !this.pending.delete(deferred)) return;
+      const text = this.context.newString(JSON.stringify(reply));
+      deferred.resolve(text);
+      text.dispose();
+      deferred.dispose();
+      this.drain();
+    };
+    if (!this.returned && ++this.calls > this.limits.maxCalls) {
+      this.halt(callLimit(this.limits.maxCalls));
+      return deferred.handle;
+    }
+    this.ask(op, payload).then(
+      (value) => settle({ ok: true, value }),
+      (err: unknown) => {
+        const e = err instanceof ScriptToolError ? err : toCarteError(err);
+        settle({ ok: false, message: e.message, code: e.code });
+      },
+    );
+    return deferred.handle;
+  }
+
+  private ask(op: string, payload: string): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped); // nothing starts once the run has ended
+    if (this.returned)
+      return Promise.reject(
+        new CarteError('cancelled', 'the script has returned: no call starts after its answer'),
+      );
+    const p = JSON.parse(payload) as { key?: unknown; args?: unknown; query?: unknown; limit?: unknown };
+    return op === 'call'
+      ? this.host.call(String(p.key), p.args, this.stop.signal)
+      : this.host.search(p.query, p.limit, this.stop.signal);
+  }
+
+  /** Runs the jobs the script queued; an interrupted or failed job ends the run. */
+  private drain(): void {
+    if (this.stopped) return;
+    try {
+      const result = this.runtime.executePendingJobs();
+      if (result.error) this.halt(this.failure(result.error));
+    } catch (err) {
+      this.halt(this.hostFault(err));
+    }
+  }
+
+  /** The script's uncaught error as a CarteError, naming the limit when one was hit. */
+  private failure(handle: { dispose(): void }): CarteError {
+    if (this.stopped) {
+      handle.dispose();
+      return this.stopped;
+    }
+    let name = 'Error';
+    let message: string;
+    try {
+      const dumped: unknown = this.context.dump(handle as never);
+      if (typeof dumped === 'object' && dumped !== null) {
+        const d = dumped as { name?: unknown; message?: unknown };
+        name = typeof d.name === 'string' ? d.name : 'Error';
+        message = typeof d.message === 'string' ? d.message : '';
+      } else message = String(dumped);
+    } catch {
+      message = 'out of memory'; // reading the error itself failed: the heap is full
+    } finally {
+      handle.dispose();
+    }
+    if (/out of memory/i.test(message)) return memoryLimit(this.limits.memoryBytes);
+    if (/stack overflow/i.test(message)) return stackLimit();
+    if (message === 'interrupted') return timeLimit(this.limits.timeoutMs);
+    return new CarteError('script_error', `the script failed: ${name}: ${message}`.slice(0, 2000));
+  }
+
+  dispose(): void {
+    this.halt(this.stopped ?? new CarteError('cancelled', 'the run has ended'));
+    if (this.broken) return; // dropped whole with its instance
+    // Each run has its own instance, whose memory goes with it: disposing only returns the heap
+    // early. An interrupted async function stays suspended with its objects, which QuickJS's
+    // runtime teardown asserts against (aborting the instance): that is harmless here.
+    try {
+      for (const d of this.pending) d.dispose();
+      this.context.dispose();
+      this.runtime.dispose();
+    } catch {
+      this.broken = true;
+    }
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { createMcpServer } from '../../src/mcp/index.js';
+import { LOCAL_CALLER, projectsFromConfig, type CallerContext } from '../../src/gateway/index.js';
+import { harness, referenceServers, tempDir, type Harness } from './helpers.js';
+
+// Slow: run_code (issue 43) over the real reference servers: every inner call passes call_tool's
+// gates and has its own audit row under the script's.
+const PROJECTS = projectsFromConfig({
+  projects: {
+    work: {
+      servers: ['everything', 'filesystem', 'memory'],
+      rules: [
+        { match: 'everything/get-sum', enabled: false, tags: [] },
+        { match: 'memory/delete_entities', class: 'destructive' as const, tags: [] },
+      ],
+      deny: [],
+      confirm: ['destructive'],
+    },
+  },
+});
+const WORK: CallerContext = { projectId: 'work', scopes: ['call'] };
+const FILES = 80;
+
+const text = (r: Record<string, unknown>) => (r.content as { text: string }[])[0]!.text;
+
+describe('run_code', () => {
+  let h: Harness;
+  const dir = tempDir().dir;
+
+  beforeAll(async () => {
+    h = await harness(referenceServers(dir), dir, { projects: PROJECTS });
+    await h.gateway.sync(LOCAL_CALLER);
+    for (let i = 0; i < FILES; i++)
+      writeFileSync(join(dir, 'sandbox', `n${i}.txt`), `value: ${i}\n${'filler text. '.repeat(40)}\n`);
+  });
+  afterAll(() => h.close());
+
+  it(`sums ${FILES} files in one script: the right answer, under 2 % of the bytes the calls returned`, async () => {
+    const code = `
+      const root = (await call('filesystem/list_allowed_directories', {})).content.split('\\n').pop().trim();
+      const listing = await call('filesystem/list_directory', { path: root });
+      const names = listing.content.split('\\n').filter((l) => l.startsWith('[FILE] n')).map((l) => l.slice(7));
+      let sum = 0;
+      for (const name of names) {
+        const file = await call('filesystem/read_text_file', { path: root + '/' + name });
+        sum += Number(/value: (\\d+)/.exec(file.content)[1]);
+      }
+      console.log('read', names.length);
+      return { files: names.length, sum };`;
+    const before = Date.now();
+    const answer = await h.gateway.runCode(WORK, code);
+    expect(JSON.parse(text(answer))).toEqual({
+      result: { files: FILES, sum: (FILES * (FILES - 1)) / 2 },
+      logs: ['read 80'],
+    });
+    const rows = await h.store.activity.audit({ since: before, project: 'work' });
+    const run = rows.find((r) => r.kind === 'code')!;
+    const calls = rows.filter((r) => r.kind === 'call');
+    expect(calls).toHaveLength(FILES + 2);
+    expect(calls.every((r) => r.parentId === run.id && r.outcome === 'ok')).toBe(true);
+    expect(run).toMatchObject({ outcome: 'ok', key: null, parentId: null });
+    const returned = calls.reduce((n, r) => n + (r.resultBytes ?? 0), 0);
+    expect(text(answer).length / returned).toBeLessThan(0.02);
+  });
+
+  it('refuses a rule-hidden tool inside a script as call_tool does, with its message and code', async () => {
+    const direct = await h.gateway
+      .callTool(WORK, 'everything/get-sum', { a: 1, b: 2 })
+      .catch((e: Error) => e);
+    const answer = await h.gateway.runCode(
+      WORK,
+      `try { await call('everything/get-sum', { a: 1, b: 2 }) } catch (e) { return [e.message, e.code] }`,
+    );
+    expect(JSON.parse(text(answer)).result).toEqual([(direct as Error).message, 'unknown_tool']);
+  });
+
+  it('asks to confirm a destructive inner call, and refuses it where the client cannot ask', async () => {
+    const code = `try { await call('memory/delete_entities', { entityNames: ['x'] }); return 'called' } catch (e) { return e.message }`;
+    const refused = await h.gateway.runCode(WORK, code);
+    expect(JSON.parse(text(refused)).result).toMatch(
+      /needs a person to confirm each such call, and this client cannot ask/,
+    );
+    const asked: string[] = [];
+    const no = await h.gateway.runCode(WORK, code, {
+      confirm: (m) => (asked.push(m), Promise.resolve(false)),
+    });
+    expect(JSON.parse(text(no)).result).toBe('the call of "memory/delete_entities" was not confirmed');
+    const yes = await h.gateway.runCode(WORK, code, { confirm: () => Promise.resolve(true) });
+    expect(JSON.parse(text(yes)).result).toBe('called');
+    expect(asked).toEqual(['Allow a destructive call of memory/delete_entities?']);
+  });
+
+  it('needs the call scope, and audits the refusal', async () => {
+    await expect(
+      h.gateway.runCode({ projectId: 'work', scopes: ['search'] }, 'return 1'),
+    ).rejects.toMatchObject({
+      code: 'denied',
+    });
+  });
+
+  it('turns a tool error result into a thrown Error with code tool_error', async () => {
+    const answer = await h.gateway.runCode(
+      WORK,
+      `try { await call('filesystem/read_text_file', { path: '/nowhere/at/all' }) } catch (e) { return e.code }`,
+    );
+    expect(JSON.parse(text(answer)).result).toBe('tool_error');
+  });
+
+  it('cuts a huge answer to maxOutputTokens, saying so', async () => {
+    const answer = await h.gateway.runCode(WORK, `return 'word '.repeat(100000)`, {
+      limits: { maxOutputTokens: 200 },
+    });
+    expect(text(answer)).toMatch(
+      /\n\[cut: the answer is 500013 characters, past exposure\.code\.maxOutputTokens \(200 tokens\)/,
+    );
+    expect(text(answer).length).toBeLessThan(2000);
+  });
+
+  it('stops an endless loop at timeoutMs and answers the next request at once', async () => {
+    await expect(
+      h.gateway.runCode(WORK, 'while (true) {}', { limits: { timeoutMs: 300 } }),
+    ).rejects.toMatchObject({
+      code: 'timeout',
+      message: 'the script ran past its time limit of 300 ms (exposure.code.timeoutMs)',
+    });
+    const rows = await h.store.activity.audit({ kinds: ['code'], limit: 1 });
+    expect(rows[0]?.outcome).toBe('timeout');
+    const r = await h.gateway.callTool(WORK, 'everything/echo', { message: 'still here' });
+    expect(JSON.stringify(r.content)).toContain('still here');
+  });
+
+  it('search() gives keys with one-line descriptions', async () => {
+    const answer = await h.gateway.runCode(WORK, `return (await search('echo a message', { limit: 2 }))[0]`);
+    expect(JSON.parse(text(answer)).result).toMatchObject({
+      key: 'everything/echo',
+      description: expect.any(String),
+    });
+  });
+
+  it('is listed and called through the MCP face when exposure.code.enabled', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const exposure = { mode: 'meta' as const, maxTools: 50, code: { enabled: true, timeoutMs: 5_000 } };
+    await createMcpServer(h.gateway, WORK, { exposure }).connect(serverSide);
+    const client = new Client({ name: 'test', version: '0' });
+    await client.connect(clientSide);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      'search_tools',
+      'browse_tools',
+      'describe_tool',
+      'call_tool',
+      'run_code',
+    ]);
+    const r = await client.callTool({
+      name: 'run_code',
+      arguments: { code: `return await call('everything/echo', { message: 'hi' })` },
+    });
+    expect(JSON.parse(text(r as Record<string, unknown>))).toEqual({ result: 'Echo: hi' });
+    const bad = await client.callTool({ name: 'run_code', arguments: { code: 'throw new Error("boom")' } });
+    expect(bad).toMatchObject({ isError: true, content: [{ text: 'the script failed: Error: boom' }] });
+    await client.close();
+  });
+});
