@@ -16,7 +16,9 @@ process.stdout.on('error', (err) => {
 // with a segmentation fault instead of an error, so say so first, with the fix.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
-  process.stderr.write(`carte: needs Node.js 22.12 or later, and this is ${process.version}; install Node 22 or 24 LTS\n`);
+  process.stderr.write(
+    `carte: needs Node.js 22.12 or later, and this is ${process.version}; install Node 22 or 24 LTS\n`,
+  );
   process.exit(78);
 }
 
