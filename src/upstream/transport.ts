@@ -1,4 +1,5 @@
 import {
+  type OAuthClientProvider,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
@@ -14,7 +15,12 @@ import type { UpstreamTarget } from './types.js';
 export function createTransport(
   target: UpstreamTarget,
   tail: StderrTail,
-  opts: { remoteKind?: 'streamable-http' | 'sse' | undefined; maxMessageBytes: number },
+  opts: {
+    remoteKind?: 'streamable-http' | 'sse' | undefined;
+    maxMessageBytes: number;
+    /** The server's OAuth client (remote targets): bearer tokens, refresh and step-up. */
+    authProvider?: OAuthClientProvider | undefined;
+  },
 ): Transport {
   const { remoteKind } = opts;
   if (target.kind === 'stdio') {
@@ -34,9 +40,10 @@ export function createTransport(
   const url = new URL(target.url);
   const requestInit = { headers: target.headers };
   const kind = remoteKind ?? target.transport ?? 'streamable-http';
+  const options = { requestInit, ...(opts.authProvider ? { authProvider: opts.authProvider } : {}) };
   return kind === 'sse'
-    ? new SSEClientTransport(url, { requestInit })
-    : new StreamableHTTPClientTransport(url, { requestInit });
+    ? new SSEClientTransport(url, options)
+    : new StreamableHTTPClientTransport(url, options);
 }
 
 /** The pid of a stdio child, when there is one (for tests and `carte servers`). */

@@ -1,7 +1,16 @@
+import type { OAuthSettings, UpstreamOAuth } from './oauth/types.js';
+
 /** How to reach one upstream, already resolved (env interpolated) by the caller. */
 export type UpstreamTarget =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { kind: 'remote'; url: string; headers: Record<string, string>; transport?: 'streamable-http' | 'sse' };
+  | {
+      kind: 'remote';
+      url: string;
+      headers: Record<string, string>;
+      transport?: 'streamable-http' | 'sse';
+      /** The config's `oauth` keys (docs/upstream-auth.md); absent: authorization code, DCR. */
+      oauth?: OAuthSettings;
+    };
 
 /** Minimal logger the upstream layer writes to (never stdout). */
 export interface Logger {
@@ -30,6 +39,8 @@ export interface ConnectOptions {
   onClose?: (expected: boolean) => void;
   /** tools/call to a 2025-era stdio upstream without the SDK's request funnel (default true; off compares the two). */
   plainCalls?: boolean;
+  /** The server's OAuth client state (remote targets): tokens are sent, refreshed and saved through it. */
+  oauth?: UpstreamOAuth;
   /** Largest message the upstream may send, in bytes (stdio read buffer; checked on HTTP results). */
   maxMessageBytes?: number;
 }

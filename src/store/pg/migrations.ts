@@ -126,6 +126,21 @@ export const PG_MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 7, sql: CREATE_VERSION_7 },
   // Team sign-in (issue 31): who an identity provider's access token names.
   { version: 8, sql: 'ALTER TABLE activity ADD COLUMN subject TEXT, ADD COLUMN client TEXT' },
+  // Upstream sign-in (issue 41): the `needs_sign_in` status and the sealed OAuth records.
+  {
+    version: 9,
+    sql: `ALTER TABLE servers DROP CONSTRAINT servers_status_check,
+            ADD CONSTRAINT servers_status_check
+              CHECK (status IN ('never','discovering','success','failed','needs_sign_in'));
+          CREATE TABLE upstream_auth (
+            server_id TEXT COLLATE "C" PRIMARY KEY,
+            sealed TEXT NOT NULL,
+            expires_at BIGINT,
+            scope TEXT,
+            refreshable INTEGER NOT NULL DEFAULT 0,
+            updated_at BIGINT NOT NULL
+          )`,
+  },
 ];
 
 /** The schema version this build writes: SQLite's, which the last migration must reach. */
