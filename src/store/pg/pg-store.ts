@@ -13,7 +13,7 @@ import { PgServersRepo } from './servers-repo.js';
 import { PgSnapshotsRepo } from './snapshots-repo.js';
 import { PgTokensRepo, TokenMemory } from './tokens-repo.js';
 import { PgUpstreamAuthRepo } from './upstream-auth-repo.js';
-import { secretBox, type SecretBox } from '../secret-box.js';
+import { secretBox, type SecretBox } from '../sqlite/secret-box.js';
 import { PgToolsRepo } from './tools-repo.js';
 import { PgTrustRepo } from './trust-repo.js';
 import { PgVectorsRepo } from './vectors-repo.js';

@@ -1,4 +1,4 @@
-import type { SecretBox } from '../secret-box.js';
+import type { SecretBox } from '../sqlite/secret-box.js';
 import {
   metaFromDb,
   sealContext,

@@ -11,7 +11,7 @@ import type { ToolsRepo } from './tools-repo.js';
 import type { TrustRepo } from './trust-repo.js';
 import type { VectorsRepo } from './vectors-repo.js';
 import type { UpstreamAuthRepo } from './upstream-auth-repo.js';
-import type { SecretKeySource } from '../secret-box.js';
+import type { SecretKeySource } from './secret-box.js';
 import type { ActivityOptions } from './activity-repo.js';
 
 /** `T`'s methods, each answering with a promise of what it returned. */

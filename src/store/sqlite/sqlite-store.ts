@@ -11,7 +11,7 @@ import { TokensRepo } from './tokens-repo.js';
 import { ProposalsRepo } from './proposals-repo.js';
 import { TrustRepo } from './trust-repo.js';
 import { UpstreamAuthRepo } from './upstream-auth-repo.js';
-import { secretBox } from '../secret-box.js';
+import { secretBox } from './secret-box.js';
 import type { Promised, Repositories, Store, StoreOptions } from './api.js';
 
 /** Opens the store file (created and migrated as needed) and prunes expired activity rows. */

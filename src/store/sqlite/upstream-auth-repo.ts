@@ -1,4 +1,4 @@
-import type { SecretBox } from '../secret-box.js';
+import type { SecretBox } from './secret-box.js';
 import { prepared, type Db } from './sqlite.js';
 
 /** What may be shown of a server's sign-in: never a secret. Times are unix epoch ms. */

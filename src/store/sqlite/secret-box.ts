@@ -4,7 +4,7 @@
 // use with mode 0600 (`<dataDir>/secret.key`). docs/security.md says what this does not protect.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { CarteError } from '../errors.js';
+import { CarteError } from '../../errors.js';
 
 /** Where the key comes from: the variable's value (read by the CLI), else the key file's path. */
 export interface SecretKeySource {
