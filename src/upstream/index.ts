@@ -12,3 +12,8 @@ export type {
   CallOptions,
   ProgressUpdate,
 } from './types.js';
+export type { OAuthRecord, OAuthSettings, OAuthVault, UpstreamOAuth } from './oauth/types.js';
+export { signIn, type SignedIn, type SignInOptions } from './oauth/sign-in.js';
+export { revokeTokens, type Revocation } from './oauth/sign-out.js';
+export { urlOpener } from './oauth/open-url.js';
+export { loginCommand } from './oauth/sign-in-needed.js';

@@ -9,6 +9,7 @@ import { CarteError, toCarteError } from '../../errors.js';
 import type { ServerRow, Store } from '../../store/index.js';
 import { UpstreamPool, type KnownEra, type Logger, type UpstreamConnection } from '../../upstream/index.js';
 import { LIFECYCLE_DEFAULTS, ServerLife, type LifecycleOptions } from './lifecycle.js';
+import { upstreamOAuth } from './oauth-vault.js';
 import type { GatewayServer, ServerState } from '../shared/types.js';
 
 /** Limits the upstream layer enforces (from the config's `limits`). */
@@ -63,6 +64,7 @@ export class Upstreams {
         logger: this.logger,
         known: await this.knownEra(server.id),
         maxMessageBytes: this.limits.maxResultBytes,
+        ...(server.target.kind === 'remote' ? { oauth: upstreamOAuth(this.store, server)! } : {}),
         onToolsChanged: () => this.relist(server),
         onClose: (expected) => this.onClosed(server, expected),
       });

@@ -151,7 +151,8 @@ export class CarteOAuthProvider implements OAuthClientProvider {
 
   async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {
     this.record = { ...this.record, discovery };
-    await this.persist();
+    // A mere 401 outside a sign-in writes nothing: discovery is kept once there is a sign-in to keep.
+    if (this.interaction || this.record.tokens || this.record.client) await this.persist();
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
