@@ -47,7 +47,7 @@ function remote(id: string, url: string): GatewayServer {
 }
 
 const NEEDS =
-  'server "notes" needs a sign-in (it answered HTTP 401 Unauthorized); run `carte auth login notes`';
+  'server "notes" needs a sign-in (it answered HTTP 401 Unauthorized and Carte has no sign-in for it); run `carte auth login notes`';
 
 describe('an upstream that answers 401', () => {
   it('is needs_sign_in in sync, listings, the agent view and calls, each naming carte auth login', async () => {
