@@ -117,7 +117,7 @@ export class CarteOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
-    const expiresIn = (tokens).expires_in;
+    const expiresIn = tokens.expires_in;
     const expiresAt = typeof expiresIn === 'number' ? this.now() + expiresIn * 1000 : undefined;
     const kept = tokens.refresh_token ?? this.record.tokens?.refresh_token;
     this.record = {
@@ -137,6 +137,14 @@ export class CarteOAuthProvider implements OAuthClientProvider {
       throw new SignInRequired(why);
     }
     await this.interaction.open(url);
+  }
+
+  /** The client_credentials grant's token request (machine to machine); the default flow otherwise. */
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (!this.machine) return undefined;
+    const params = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (scope) params.set('scope', scope);
+    return params;
   }
 
   saveCodeVerifier(verifier: string): void {
