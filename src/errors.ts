@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   upstream_unavailable: { http: 502, jsonrpc: -32002, exit: 69 },
   /** The upstream answered a request with a protocol error. */
   upstream_error: { http: 502, jsonrpc: -32003, exit: 69 },
+  /** A remote upstream answered HTTP 401: it needs a sign-in (`carte auth login <id>`), not a fix. */
+  needs_sign_in: { http: 424, jsonrpc: -32010, exit: 77 },
   /** An upstream did not answer in time. */
   timeout: { http: 504, jsonrpc: -32004, exit: 75 },
   /** The server's call slots and queue are full; retry later. */

@@ -20,12 +20,14 @@ import { registerService, SERVICE_ACTIONS } from './commands/service.js';
 import { registerStats } from './commands/stats.js';
 import { registerSync } from './commands/sync.js';
 import { registerToken, TOKEN_ACTIONS } from './commands/token.js';
+import { AUTH_ACTIONS, registerAuth } from './commands/auth.js';
 import { registerStore, STORE_ACTIONS } from './commands/store.js';
 import { registerTools } from './commands/tools.js';
 
 /** The commands that take an action word, for `carte token create --help`. */
 const ACTIONS: Readonly<Record<string, ActionHelps>> = {
   token: TOKEN_ACTIONS,
+  auth: AUTH_ACTIONS,
   store: STORE_ACTIONS,
   audit: AUDIT_ACTIONS,
   config: CONFIG_ACTIONS,
@@ -66,6 +68,7 @@ export async function main(argv: string[]): Promise<void> {
     registerRank,
     registerCategorize,
     registerToken,
+    registerAuth,
     registerStore,
   ]) {
     register(cli);

@@ -43,5 +43,6 @@ function toTarget(s: ServerConfig): UpstreamTarget {
     url: s.url,
     headers: s.headers,
     ...(s.transport ? { transport: s.transport } : {}),
+    ...(s.oauth ? { oauth: s.oauth } : {}),
   };
 }

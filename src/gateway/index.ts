@@ -165,3 +165,11 @@ export {
   type Stats,
 } from './trust/activity-report.js';
 export type { AuditCursor, CallBucket, ServerUsage } from '../store/index.js';
+export {
+  signInToServer,
+  signOutOfServer,
+  upstreamAuthStatus,
+  type SignInSite,
+  type UpstreamAuthStatus,
+} from './upstream-sign-in.js';
+export { urlOpener, loginCommand, type Revocation, type SignedIn } from '../upstream/index.js';

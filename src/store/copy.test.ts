@@ -95,6 +95,7 @@ describe.skipIf(PG_RUN_URL === '')('copyStore', () => {
       proposals: 1,
       tool_pins: 1,
       quarantine: 1,
+      upstream_auth: 0,
     });
     const [a, b] = [await open(from), await open(to)];
     expect(await b.tools.listAll()).toEqual(await a.tools.listAll());

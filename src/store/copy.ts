@@ -16,6 +16,7 @@ export const STORE_TABLES = [
   'proposals',
   'tool_pins',
   'quarantine',
+  'upstream_auth',
 ] as const;
 
 /** Rows read from SQLite per INSERT batch. */

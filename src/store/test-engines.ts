@@ -24,7 +24,7 @@ export interface TestEngine {
 
 const TABLES = ['servers', 'tools', 'tool_vectors', 'search_snapshots', 'activity', 'tokens', 'proposals'];
 const EMPTY = [
-  ...[...TABLES, 'tool_pins', 'quarantine'].map((t) => `DELETE FROM ${t};`),
+  ...[...TABLES, 'tool_pins', 'quarantine', 'upstream_auth'].map((t) => `DELETE FROM ${t};`),
   'ALTER TABLE activity ALTER COLUMN id RESTART;',
   'ALTER TABLE proposals ALTER COLUMN seq RESTART;',
   'ALTER TABLE search_snapshots ALTER COLUMN seq RESTART;',

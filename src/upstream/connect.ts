@@ -1,11 +1,13 @@
 import {
   type Client,
+  type OAuthClientProvider,
   type DiscoverResult,
   type PriorDiscovery,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { CarteError } from '../errors.js';
 import { mapUpstreamError } from './errors.js';
+import { isAuthFailure, signInNeeded } from './oauth/sign-in-needed.js';
 import type { StderrTail } from './stderr-tail.js';
 import { createTransport, launchOf } from './transport.js';
 import type { ConnectOptions, KnownEra, UpstreamTarget } from './types.js';
@@ -23,12 +25,14 @@ export async function connectWithFallback(
   stderr: StderrTail,
   options: ConnectOptions,
   prior: { prior?: PriorDiscovery },
+  authProvider?: OAuthClientProvider,
 ): Promise<Transport> {
   const attempt = async (kind?: 'streamable-http' | 'sse'): Promise<Transport> => {
     const transport = await createTransport(target, stderr, {
       remoteKind: kind,
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
       serverId,
+      authProvider,
     });
     try {
       await client.connect(transport, { timeout: options.timeoutMs, ...prior });
@@ -42,12 +46,21 @@ export async function connectWithFallback(
   try {
     // Remote targets without a transport: try Streamable HTTP, then legacy SSE (MCP spec, backwards compatibility).
     if (target.kind === 'remote' && !target.transport) {
+      let first: unknown;
       try {
         return await attempt('streamable-http');
       } catch (err) {
+        // A server that wants a sign-in said so: SSE would only say it again, less clearly.
+        if (isAuthFailure(err) || httpStatus(err) === 403) throw err;
+        first = err;
         options.logger.debug(`[${serverId}] Streamable HTTP failed (${(err as Error).message}); trying SSE`);
         await client.close().catch(() => undefined);
+      }
+      try {
         return await attempt('sse');
+      } catch (err) {
+        // What the Streamable HTTP endpoint answered is the news; the SSE attempt's error follows it.
+        throw withSseAttempt(describeConnectError(first, serverId, target, options.timeoutMs), err);
       }
     }
     return await attempt();
@@ -65,6 +78,7 @@ function describeConnectError(
   timeoutMs: number,
 ): CarteError {
   if (err instanceof CarteError) return err; // e.g. no sandbox can be had
+  if (isAuthFailure(err)) return signInNeeded(serverId, err);
   const code = (err as { code?: unknown }).code;
   if (target.kind === 'stdio' && (code === 'ENOENT' || code === 'EACCES')) {
     const why = code === 'ENOENT' ? 'was not found' : 'is not executable';
@@ -102,6 +116,22 @@ export function withStderr(err: CarteError, stderr: StderrTail): CarteError {
 }
 
 const STDERR_MARK = '; its stderr ends with: ';
+
+/** The HTTP status an SDK transport error carries, if any. */
+export function httpStatus(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** Adds what the SSE fallback said to the operator's message (agents read the first failure only). */
+function withSseAttempt(err: CarteError, sse: unknown): CarteError {
+  const why = sse instanceof CarteError ? sse.operatorMessage : (sse as Error)?.message;
+  return new CarteError(err.code, err.message, {
+    cause: err.cause,
+    ...(err.details ? { details: err.details } : {}),
+    operatorMessage: `${err.operatorMessage} (the SSE transport, tried next, failed too: ${why})`,
+  });
+}
 
 const NET_ERRORS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',

@@ -10,6 +10,8 @@ import { mapUpstreamError } from './errors.js';
 import { attachPlainCalls, type PlainCalls } from './plain-calls.js';
 import { attachPlainHttpCalls, type PlainHttpCalls } from './plain-http.js';
 import { UpstreamExtras } from './extras.js';
+import { CarteOAuthProvider } from './oauth/provider.js';
+import { bearerOf } from './oauth/bearer.js';
 import { resultSchema } from './result-validator.js';
 import { StderrTail } from './stderr-tail.js';
 import { launchOf, stdioReadLimit, transportPid } from './transport.js';
@@ -92,7 +94,19 @@ export class UpstreamConnection {
     known: KnownEra | null,
   ): Promise<UpstreamConnection> {
     const stderr = new StderrTail(serverId, options.logger);
-    const { client, transport } = await UpstreamConnection.dial(serverId, target, options, stderr, known);
+    // One OAuth client per connection, shared by its redials: it holds the refresh in flight.
+    const auth =
+      target.kind === 'remote' && options.oauth
+        ? await CarteOAuthProvider.open(serverId, options.oauth)
+        : undefined;
+    const { client, transport } = await UpstreamConnection.dial(
+      serverId,
+      target,
+      options,
+      stderr,
+      known,
+      auth,
+    );
     const version = client.getServerVersion();
     const conn = new UpstreamConnection(
       serverId,
@@ -117,6 +131,7 @@ export class UpstreamConnection {
         headers: target.headers,
         // Read whole up to twice the result bound, so checkSize names the size as on the SDK path.
         readLimit: 2 * conn.maxMessageBytes + 1024 * 1024,
+        ...(auth ? { bearer: bearerOf(serverId, target.url, auth) } : {}),
       };
       conn.plainHttp = (c, t) => attachPlainHttpCalls(c, t, http);
       conn.plain = conn.plainHttp(client, transport);
@@ -124,10 +139,14 @@ export class UpstreamConnection {
     if (target.kind === 'remote') {
       // HTTP sessions can expire server-side (HTTP 404): open a fresh one with the known era.
       conn.redial = () =>
-        UpstreamConnection.dial(serverId, target, options, stderr, {
-          version: conn.info.protocolEra,
-          discover: conn.info.discoverResult,
-        });
+        UpstreamConnection.dial(
+          serverId,
+          target,
+          options,
+          stderr,
+          { version: conn.info.protocolEra, discover: conn.info.discoverResult },
+          auth,
+        );
     }
     return conn;
   }
@@ -139,6 +158,7 @@ export class UpstreamConnection {
     options: ConnectOptions,
     stderr: StderrTail,
     known: KnownEra | null,
+    auth?: CarteOAuthProvider,
   ): Promise<{ client: Client; transport: Transport }> {
     const onChanged = options.onToolsChanged;
     const client = new Client(CLIENT_INFO, {
@@ -152,7 +172,15 @@ export class UpstreamConnection {
       client.setNotificationHandler('notifications/message', (n) => notify(n.method, n.params));
       client.setNotificationHandler('notifications/resources/updated', (n) => notify(n.method, n.params));
     }
-    const transport = await connectWithFallback(client, serverId, target, stderr, options, priorFrom(known));
+    const transport = await connectWithFallback(
+      client,
+      serverId,
+      target,
+      stderr,
+      options,
+      priorFrom(known),
+      auth,
+    );
     return { client, transport };
   }
 

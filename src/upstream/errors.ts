@@ -1,5 +1,6 @@
 import { SdkError, SdkErrorCode, ProtocolError } from '@modelcontextprotocol/client';
 import { CarteError } from '../errors.js';
+import { isAuthFailure, signInNeeded } from './oauth/sign-in-needed.js';
 
 /** Maps an SDK or transport failure to the gateway's error model, naming the server. */
 export function mapUpstreamError(
@@ -9,6 +10,17 @@ export function mapUpstreamError(
   timeoutMs?: number,
 ): CarteError {
   if (err instanceof CarteError) return err;
+  if (isAuthFailure(err)) return signInNeeded(serverId, err);
+  const status = (err as { status?: unknown } | null)?.status;
+  if (err instanceof SdkError && typeof status === 'number' && status >= 400) {
+    // Say what the server answered (not the transport's wording, e.g. "SSE error: Non-200 status code").
+    const statusText = (err as { statusText?: unknown }).statusText;
+    const answered = `HTTP ${status}${typeof statusText === 'string' && statusText ? ` ${statusText}` : ''}`;
+    return new CarteError('upstream_error', `server "${serverId}" answered ${what} with ${answered}`, {
+      cause: err,
+      operatorMessage: `server "${serverId}" answered ${what} with ${answered}: ${err.message}`,
+    });
+  }
   if (err instanceof SdkError) {
     if (err.code === SdkErrorCode.RequestTimeout) {
       return new CarteError(

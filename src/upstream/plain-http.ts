@@ -30,6 +30,7 @@ import { LEGACY_WIRE_ERA, progressOf } from './plain-calls.js';
 import { SseReader } from './sse-reader.js';
 import { wireCodec, type CallCodec } from './wire-codec.js';
 import type { CallOptions } from './types.js';
+import type { Bearer } from './oauth/bearer.js';
 
 const METHOD = 'tools/call';
 
@@ -39,6 +40,8 @@ export interface PlainHttpTarget {
   headers: Record<string, string>;
   /** Bytes an answer may take before it is refused (the result bound plus room for framing). */
   readLimit: number;
+  /** The OAuth bearer of a server that signs in: sent on each call; a 401 refreshes once and retries once. */
+  bearer?: Bearer;
 }
 
 /**
@@ -82,8 +85,35 @@ export class PlainHttpCalls {
     this.request = https ? httpsRequest : httpRequest;
   }
 
+  /** The last 401's `WWW-Authenticate`, for the one retry after it. */
+  private challenge: string | undefined;
+
   /** Sends one tools/call; settles with the checked result or the SDK's error for the failure. */
   call(params: Record<string, unknown>, options: CallOptions): Promise<Record<string, unknown>> {
+    const bearer = this.target.bearer;
+    return bearer ? this.callWithBearer(bearer, params, options) : this.callOnce(params, options);
+  }
+
+  /** A call with the server's token; on a 401 (the server refused it unread) one refresh and one retry. */
+  private async callWithBearer(
+    bearer: Bearer,
+    params: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<Record<string, unknown>> {
+    try {
+      return await this.callOnce(params, options, await bearer.token());
+    } catch (err) {
+      if ((err as { status?: unknown }).status !== 401) throw err;
+      await bearer.onUnauthorized(this.challenge);
+      return this.callOnce(params, options, await bearer.token());
+    }
+  }
+
+  private callOnce(
+    params: Record<string, unknown>,
+    options: CallOptions,
+    token?: string,
+  ): Promise<Record<string, unknown>> {
     const { signal, onProgress } = options;
     if (signal?.aborted) return Promise.reject(abortedError(signal));
     const id = this.nextId();
@@ -100,7 +130,11 @@ export class PlainHttpCalls {
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
       };
-      const req = this.request(this.url, { method: 'POST', agent: this.agent, headers: this.headers(body) });
+      const req = this.request(this.url, {
+        method: 'POST',
+        agent: this.agent,
+        headers: this.headers(body, token),
+      });
       const cancel = (err: SdkError) => {
         if (settled) return;
         settle(err);
@@ -138,10 +172,11 @@ export class PlainHttpCalls {
     this.agent.destroy();
   }
 
-  private headers(body: string): Record<string, string | number> {
+  private headers(body: string, token: string | undefined): Record<string, string | number> {
     const session = this.transport.sessionId;
     return {
       ...this.target.headers,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'content-length': Buffer.byteLength(body),
@@ -213,6 +248,7 @@ export class PlainHttpCalls {
       if (on.done()) return;
       const text = Buffer.concat(chunks).toString('utf8');
       if (status < 200 || status >= 300) {
+        if (status === 401) this.challenge = res.headers['www-authenticate'];
         const data = { status, statusText: res.statusMessage ?? '', text };
         return settle(
           new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, data),

@@ -1,4 +1,5 @@
 import {
+  type OAuthClientProvider,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
@@ -23,7 +24,13 @@ export function launchOf(transport: Transport): SandboxLaunch | undefined {
 export async function createTransport(
   target: UpstreamTarget,
   tail: StderrTail,
-  opts: { remoteKind?: 'streamable-http' | 'sse' | undefined; maxMessageBytes: number; serverId: string },
+  opts: {
+    remoteKind?: 'streamable-http' | 'sse' | undefined;
+    maxMessageBytes: number;
+    serverId: string;
+    /** The server's OAuth client (remote targets): bearer tokens, refresh and step-up. */
+    authProvider?: OAuthClientProvider | undefined;
+  },
 ): Promise<Transport> {
   const { remoteKind } = opts;
   if (target.kind === 'stdio') {
@@ -47,9 +54,10 @@ export async function createTransport(
   const url = new URL(target.url);
   const requestInit = { headers: target.headers };
   const kind = remoteKind ?? target.transport ?? 'streamable-http';
+  const options = { requestInit, ...(opts.authProvider ? { authProvider: opts.authProvider } : {}) };
   return kind === 'sse'
-    ? new SSEClientTransport(url, { requestInit })
-    : new StreamableHTTPClientTransport(url, { requestInit });
+    ? new SSEClientTransport(url, options)
+    : new StreamableHTTPClientTransport(url, options);
 }
 
 /** The pid of a stdio child, when there is one (for tests and `carte servers`). */

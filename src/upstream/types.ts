@@ -1,4 +1,5 @@
 import type { SandboxSpec } from './sandbox/types.js';
+import type { OAuthSettings, UpstreamOAuth } from './oauth/types.js';
 
 /** How to reach one upstream, already resolved (env interpolated) by the caller. */
 export type UpstreamTarget =
@@ -11,7 +12,14 @@ export type UpstreamTarget =
       /** Run it confined (docs/sandbox.md); absent: unconfined. */
       sandbox?: SandboxSpec;
     }
-  | { kind: 'remote'; url: string; headers: Record<string, string>; transport?: 'streamable-http' | 'sse' };
+  | {
+      kind: 'remote';
+      url: string;
+      headers: Record<string, string>;
+      transport?: 'streamable-http' | 'sse';
+      /** The config's `oauth` keys (docs/upstream-auth.md); absent: authorization code, DCR. */
+      oauth?: OAuthSettings;
+    };
 
 /** Minimal logger the upstream layer writes to (never stdout). */
 export interface Logger {
@@ -47,6 +55,8 @@ export interface ConnectOptions {
   onClose?: (expected: boolean, limit: string | null) => void;
   /** tools/call to a 2025-era stdio upstream without the SDK's request funnel (default true; off compares the two). */
   plainCalls?: boolean;
+  /** The server's OAuth client state (remote targets): tokens are sent, refreshed and saved through it. */
+  oauth?: UpstreamOAuth;
   /** Largest message the upstream may send, in bytes (stdio read buffer; checked on HTTP results). */
   maxMessageBytes?: number;
 }

@@ -19,7 +19,8 @@ export interface Discovery {
 /** The outcome of syncing one server, for progress output and `--json`. */
 export interface SyncReport {
   server: string;
-  status: 'success' | 'failed';
+  /** `needs_sign_in`: the server answered HTTP 401 (`carte auth login <id>`). */
+  status: 'success' | 'failed' | 'needs_sign_in';
   toolCount: number;
   added: number;
   changed: number;
@@ -56,10 +57,12 @@ export async function syncServer(
   try {
     discovery = await discover();
   } catch (err) {
-    const message = toCarteError(err).operatorMessage;
-    await store.servers.recordDiscovery(serverId, { status: 'failed', at: now(), error: message });
+    const carteErr = toCarteError(err);
+    const message = carteErr.operatorMessage;
+    const status = carteErr.code === 'needs_sign_in' ? ('needs_sign_in' as const) : ('failed' as const);
+    await store.servers.recordDiscovery(serverId, { status, at: now(), error: message });
     const toolCount = (await store.servers.get(serverId))?.toolCount ?? 0;
-    const base = { server: serverId, status: 'failed' as const, toolCount, added: 0, changed: 0, removed: 0 };
+    const base = { server: serverId, status, toolCount, added: 0, changed: 0, removed: 0 };
     return { ...base, durationMs: Date.now() - started, error: message, warnings: [] };
   }
   return {

@@ -22,6 +22,15 @@ export function registerSync(cli: CAC): void {
         if (flags.json) outJson(reports);
         else out(formatReports(reports));
         const failed = reports.filter((r) => r.status === 'failed');
+        const signIn = reports.filter((r) => r.status === 'needs_sign_in');
+        if (signIn.length && !failed.length) {
+          const ids = signIn.map((r) => r.server);
+          throw new CarteError(
+            'needs_sign_in',
+            `${signIn.length} of ${count(reports.length, 'server')} need${signIn.length === 1 ? 's' : ''} a sign-in: ${ids.join(', ')}; run ${ids.map((id) => `\`carte auth login ${id}\``).join(', ')}`,
+          );
+        }
+        failed.push(...signIn);
         if (failed.length) {
           throw new CarteError(
             'upstream_unavailable',

@@ -141,6 +141,11 @@ export async function openApp(
   if (location === join(loaded.dataDir, 'carte.db')) makeDataDir(loaded.dataDir);
   const store = await openStore(location, {
     activity: { retentionDays: loaded.config.audit.retentionDays },
+    // Upstream sign-ins are sealed under CARTE_SECRET_KEY, else <dataDir>/secret.key (docs/upstream-auth.md).
+    secretKey: {
+      ...(process.env.CARTE_SECRET_KEY ? { key: process.env.CARTE_SECRET_KEY } : {}),
+      file: join(loaded.dataDir, 'secret.key'),
+    },
   });
   const gateway = await Gateway.open({
     servers: serversFromConfig(loaded.config),

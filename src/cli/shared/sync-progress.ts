@@ -25,6 +25,8 @@ export async function syncWithProgress(
 }
 
 function describeReport(r: SyncReport): string {
+  if (r.status === 'needs_sign_in')
+    return `${r.server}: needs a sign-in after ${r.durationMs} ms; run \`carte auth login ${r.server}\``;
   if (r.status === 'failed')
     return `${r.server}: failed after ${r.durationMs} ms: ${r.error ?? 'unknown error'}`;
   return `${r.server}: ${count(r.toolCount, 'tool')} (+${r.added} ~${r.changed} -${r.removed}) in ${r.durationMs} ms`;

@@ -113,6 +113,38 @@ export const RemoteServerObject = z
       .enum(['streamable-http', 'sse'])
       .optional()
       .describe('Which HTTP transport to use; omit it to try Streamable HTTP and fall back to SSE.'),
+    oauth: z
+      .strictObject({
+        grant: z
+          .enum(['authorization_code', 'client_credentials'])
+          .default('authorization_code')
+          .describe(
+            'authorization_code: a person signs in with `carte auth login <id>` (the default); client_credentials: machine to machine with clientId and clientSecret.',
+          ),
+        clientId: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'A client registered beforehand with the authorization server. No default: Carte registers itself (RFC 7591).',
+          ),
+        clientSecret: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('The pre-registered client\'s secret; keep it out of the file with ${env:NAME}. No default.'),
+        scope: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            "Scopes to ask for, space-separated. No default: the server's challenge, then its scopes_supported.",
+          ),
+      })
+      .optional()
+      .describe(
+        'How Carte signs in to this server when it answers HTTP 401 (docs/upstream-auth.md). No default: authorization code with Dynamic Client Registration.',
+      ),
     ...commonServerShape,
   })
   .describe('A server Carte reaches over HTTP (Streamable HTTP or the older SSE transport).');

@@ -41,6 +41,14 @@ export async function lookupTool(store: Store, lookup: ToolLookup, key: string):
   const row = servers.has(serverId) ? await store.servers.get(serverId) : undefined;
   if (row && row.status !== 'success' && row.toolCount === 0) {
     const head = `unknown tool ${quote(key)}: server "${serverId}" has no tools in the catalog because`;
+    if (row.status === 'needs_sign_in')
+      throw new CarteError(
+        'needs_sign_in',
+        `${head} it needs a sign-in; run \`carte auth login ${serverId}\``,
+        {
+          details: { signIn: `carte auth login ${serverId}` },
+        },
+      );
     if (row.status !== 'failed')
       throw new CarteError('unknown_tool', `${head} it has not been discovered yet; run \`carte sync\``);
     // Why discovery failed may quote a command line or a path: only the operator reads it.

@@ -15,6 +15,7 @@ import {
   type UpstreamNotification,
 } from '../../upstream/index.js';
 import { LIFECYCLE_DEFAULTS, ServerLife, type LifecycleOptions } from './lifecycle.js';
+import { upstreamOAuth } from './oauth-vault.js';
 import type { GatewayServer, ServerState } from '../shared/types.js';
 
 /** Limits the upstream layer enforces (from the config's `limits`). */
@@ -81,6 +82,7 @@ export class Upstreams {
         logger: this.logger,
         known: await this.knownEra(server.id),
         maxMessageBytes: this.limits.maxResultBytes,
+        ...(server.target.kind === 'remote' ? { oauth: upstreamOAuth(this.store, server)! } : {}),
         onToolsChanged: () => this.relist(server),
         onClose: (expected, limit) => this.onClosed(server, expected, limit),
         onNotification: (method, params) => this.watcher?.notify(server.id, method, params),
@@ -92,7 +94,10 @@ export class Upstreams {
       if (opts.relist !== false) this.relist(server);
       return conn;
     } catch (err) {
-      life.recordFailure(toCarteError(err).operatorMessage);
+      const e = toCarteError(err);
+      // Wanting a sign-in is not a crash: no backoff, so the first call after `carte auth login` goes.
+      if (e.code === 'needs_sign_in') await this.markNeedsSignIn(server.id, e.operatorMessage);
+      else life.recordFailure(e.operatorMessage);
       throw err;
     } finally {
       life.starting = false;
@@ -237,6 +242,7 @@ export class Upstreams {
     const life = this.life(server.id);
     if (life.starting) return 'starting';
     if (this.isConnected(server.id)) return life.failures > 0 ? 'degraded' : 'ready';
+    if (row?.status === 'needs_sign_in') return 'needs_sign_in';
     if (life.circuitOpen() || (row?.status === 'failed' && life.failures === 0 && row.toolCount === 0))
       return 'failed';
     if (life.failures > 0) return 'degraded';
@@ -249,6 +255,18 @@ export class Upstreams {
     if (id) this.lives.get(id)?.clearIdle();
     else this.lives.forEach((l) => l.clearIdle());
     await (id ? this.pool.close(id) : this.pool.closeAll());
+  }
+
+  /** Records that the server wants a sign-in, so listings say so (its cached tools stay). */
+  private async markNeedsSignIn(id: string, error: string): Promise<void> {
+    const row = await this.store.servers.get(id);
+    if (row?.status === 'needs_sign_in') return;
+    await this.store.servers
+      .recordDiscovery(id, { status: 'needs_sign_in', at: new Date().toISOString(), error })
+      .catch((err: Error) =>
+        this.logger.warn(`[${id}] cannot record that it needs a sign-in: ${err.message}`),
+      );
+    await this.onCatalogChange();
   }
 
   /** What the store remembers of the server's protocol era, for a probe-free reconnect. */

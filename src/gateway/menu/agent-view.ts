@@ -5,6 +5,8 @@ import type { AgentServer, ServerSummary } from '../shared/types.js';
 /** Why a server's tools cannot be used now, in words an agent can act on. */
 function unusableReason(s: ServerSummary): string | undefined {
   if (!s.enabled) return 'disabled by the operator';
+  if (s.state === 'needs_sign_in' || s.status === 'needs_sign_in')
+    return `needs a sign-in; ask the operator to run \`carte auth login ${s.id}\``;
   if (s.toolCount === 0 && s.status === 'never') return 'not discovered yet';
   if (s.toolCount === 0 && s.status === 'failed') return 'discovery failed; ask the operator';
   if (s.state === 'failed') return 'failing to start; calls fail until it recovers';

@@ -11,6 +11,7 @@ export const SERVER_STATES = [
   'ready',
   'degraded',
   'failed',
+  'needs_sign_in',
   'stopped',
 ] as const;
 export type ServerState = (typeof SERVER_STATES)[number];

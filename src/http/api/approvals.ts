@@ -68,7 +68,7 @@ const approve = createRoute({
         id: z.string(),
         server: z.string(),
         discovery: z.object({
-          status: z.enum(['success', 'failed']),
+          status: z.enum(['success', 'failed', 'needs_sign_in']),
           toolCount: z.number().int(),
           error: z.string().optional(),
         }),

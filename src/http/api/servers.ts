@@ -18,11 +18,13 @@ const ServerSchema = z
     usable: z.boolean(),
     reason: z.string().optional(),
     enabled: z.boolean().optional().openapi({ description: 'This and below: admin only' }),
-    status: z.string().optional().openapi({ description: 'Discovery: never, success, failed, disabled' }),
-    state: z
+    status: z
       .string()
       .optional()
-      .openapi({ description: 'configured, cached, starting, ready, degraded, failed, stopped' }),
+      .openapi({ description: 'Discovery: never, success, failed, needs_sign_in, disabled' }),
+    state: z.string().optional().openapi({
+      description: 'configured, cached, starting, ready, degraded, failed, needs_sign_in, stopped',
+    }),
     connected: z.boolean().optional(),
     activeCalls: z.number().int().optional(),
     queuedCalls: z.number().int().optional(),
@@ -44,7 +46,7 @@ const list = createRoute({
 const SyncSchema = z
   .object({
     server: z.string(),
-    status: z.enum(['success', 'failed']),
+    status: z.enum(['success', 'failed', 'needs_sign_in']),
     toolCount: z.number().int(),
     added: z.number().int(),
     changed: z.number().int(),

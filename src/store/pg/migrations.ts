@@ -128,6 +128,21 @@ export const PG_MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 8, sql: 'ALTER TABLE activity ADD COLUMN subject TEXT, ADD COLUMN client TEXT' },
   // Tools as code (issue 43): a run_code script's calls name its row.
   { version: 9, sql: 'ALTER TABLE activity ADD COLUMN parent_id bigint' },
+  // Upstream sign-in (issue 41): the `needs_sign_in` status and the sealed OAuth records.
+  {
+    version: 10,
+    sql: `ALTER TABLE servers DROP CONSTRAINT servers_status_check,
+            ADD CONSTRAINT servers_status_check
+              CHECK (status IN ('never','discovering','success','failed','needs_sign_in'));
+          CREATE TABLE upstream_auth (
+            server_id TEXT COLLATE "C" PRIMARY KEY,
+            sealed TEXT NOT NULL,
+            expires_at BIGINT,
+            scope TEXT,
+            refreshable INTEGER NOT NULL DEFAULT 0,
+            updated_at BIGINT NOT NULL
+          )`,
+  },
 ];
 
 /** The schema version this build writes: SQLite's, which the last migration must reach. */

@@ -12,6 +12,8 @@ import { PgProposalsRepo } from './proposals-repo.js';
 import { PgServersRepo } from './servers-repo.js';
 import { PgSnapshotsRepo } from './snapshots-repo.js';
 import { PgTokensRepo, TokenMemory } from './tokens-repo.js';
+import { PgUpstreamAuthRepo } from './upstream-auth-repo.js';
+import { secretBox, type SecretBox } from '../sqlite/secret-box.js';
 import { PgToolsRepo } from './tools-repo.js';
 import { PgTrustRepo } from './trust-repo.js';
 import { PgVectorsRepo } from './vectors-repo.js';
@@ -47,7 +49,12 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
   // without a listener it would crash the process. The next statement fails, or reconnects.
   pool.on('error', () => undefined);
   const changes = new ChangeListener(connectionString, () => undefined);
-  const shared = { counter: { writes: 0 }, tokens: new TokenMemory(), origin: changes.origin };
+  const shared = {
+    counter: { writes: 0 },
+    tokens: new TokenMemory(),
+    origin: changes.origin,
+    box: secretBox(options.secretKey),
+  };
   const locks = new AdvisoryLocks(connectionString);
   let outside: Repositories;
   try {
@@ -108,7 +115,7 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
 function repositories(
   q: Queryable,
   retention: ActivityOptions,
-  shared: { counter: WriteCounter; tokens: TokenMemory; origin: string },
+  shared: { counter: WriteCounter; tokens: TokenMemory; origin: string; box: SecretBox },
   printable: string,
 ): Repositories {
   const tell = (change: StoreChange) => () => announce(q, shared.origin, change);
@@ -133,6 +140,7 @@ function repositories(
     tokens: away(announcing(new PgTokensRepo(q, shared.tokens), tell('tokens'), { revoke: () => true })),
     proposals: away(new PgProposalsRepo(q)),
     trust: away(new PgTrustRepo(q, catalog)),
+    upstreamAuth: away(new PgUpstreamAuthRepo(q, shared.box)),
   };
 }
 

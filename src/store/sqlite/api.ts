@@ -10,6 +10,8 @@ import type { TokensRepo } from './tokens-repo.js';
 import type { ToolsRepo } from './tools-repo.js';
 import type { TrustRepo } from './trust-repo.js';
 import type { VectorsRepo } from './vectors-repo.js';
+import type { UpstreamAuthRepo } from './upstream-auth-repo.js';
+import type { SecretKeySource } from './secret-box.js';
 import type { ActivityOptions } from './activity-repo.js';
 
 /** `T`'s methods, each answering with a promise of what it returned. */
@@ -42,6 +44,8 @@ export interface Repositories {
   readonly proposals: Promised<ProposalsRepo>;
   /** Tool pins (hashes after the first discovery) and quarantined tools. */
   readonly trust: Promised<TrustRepo>;
+  /** Upstream sign-ins (OAuth tokens, registered clients), sealed with the store's secret key. */
+  readonly upstreamAuth: Promised<UpstreamAuthRepo>;
 }
 
 /** The store: repositories over one database, plus a transaction helper. */
@@ -80,4 +84,6 @@ export interface Store extends Repositories {
 export interface StoreOptions {
   /** Retention of the activity table (ACTIVITY_DEFAULTS when absent). */
   activity?: Partial<ActivityOptions>;
+  /** The key that seals upstream sign-ins (secret-box.ts); read only when one is saved or read. */
+  secretKey?: SecretKeySource;
 }

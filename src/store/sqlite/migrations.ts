@@ -152,6 +152,44 @@ export const MIGRATIONS: readonly string[] = [
   // makes is a `call` row whose parent_id is that row's id (NULL for every other row). No index:
   // `carte audit` reads a time range, and a run's calls sit just after it.
   `ALTER TABLE activity ADD COLUMN parent_id INTEGER;`,
+  // 10: upstream sign-in (issue 41). A server's status may be `needs_sign_in` (its HTTP endpoint
+  // answered 401): a CHECK changes only by rebuilding the table, and dropping `servers` would
+  // cascade to its tools (foreign keys are on and cannot be turned off inside the migration's
+  // transaction), so the tools are kept aside and put back. `upstream_auth` holds each server's
+  // OAuth record sealed with AES-256-GCM under a key kept outside the database (store/secret-box.ts);
+  // its clear columns are what `carte auth status` shows, never a secret.
+  `CREATE TABLE servers_next (
+     id TEXT PRIMARY KEY,
+     config_hash TEXT NOT NULL,
+     status TEXT NOT NULL DEFAULT 'never'
+       CHECK (status IN ('never','discovering','success','failed','needs_sign_in')),
+     last_discovery_at TEXT,
+     last_error TEXT,
+     tool_count INTEGER NOT NULL DEFAULT 0,
+     protocol_era TEXT,
+     server_name TEXT,
+     server_version TEXT,
+     instructions TEXT,
+     warnings TEXT NOT NULL DEFAULT '[]',
+     discover_result TEXT
+   ) STRICT;
+   INSERT INTO servers_next (id, config_hash, status, last_discovery_at, last_error, tool_count,
+       protocol_era, server_name, server_version, instructions, warnings, discover_result)
+     SELECT id, config_hash, status, last_discovery_at, last_error, tool_count,
+       protocol_era, server_name, server_version, instructions, warnings, discover_result FROM servers;
+   CREATE TEMP TABLE tools_kept AS SELECT * FROM tools;
+   DROP TABLE servers;
+   ALTER TABLE servers_next RENAME TO servers;
+   INSERT INTO tools SELECT * FROM tools_kept;
+   DROP TABLE tools_kept;
+   CREATE TABLE upstream_auth (
+     server_id TEXT PRIMARY KEY,
+     sealed TEXT NOT NULL,
+     expires_at INTEGER,
+     scope TEXT,
+     refreshable INTEGER NOT NULL DEFAULT 0,
+     updated_at INTEGER NOT NULL
+   ) STRICT;`,
 ];
 
 /** The schema version this build writes. */

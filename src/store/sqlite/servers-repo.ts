@@ -35,7 +35,7 @@ export function fromDb(r: ServerDbRow): ServerRow {
 
 /** What a finished discovery records about the server. */
 export interface DiscoveryOutcome {
-  status: 'success' | 'failed';
+  status: 'success' | 'failed' | 'needs_sign_in';
   at: string;
   error?: string | null;
   toolCount?: number;

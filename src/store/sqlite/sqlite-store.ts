@@ -10,6 +10,8 @@ import { ACTIVITY_DEFAULTS, ActivityRepo } from './activity-repo.js';
 import { TokensRepo } from './tokens-repo.js';
 import { ProposalsRepo } from './proposals-repo.js';
 import { TrustRepo } from './trust-repo.js';
+import { UpstreamAuthRepo } from './upstream-auth-repo.js';
+import { secretBox } from './secret-box.js';
 import type { Promised, Repositories, Store, StoreOptions } from './api.js';
 
 /** Opens the store file (created and migrated as needed) and prunes expired activity rows. */
@@ -28,6 +30,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
     tokens: new TokensRepo(db),
     proposals: new ProposalsRepo(db),
     trust: new TrustRepo(db),
+    upstreamAuth: new UpstreamAuthRepo(db, secretBox(options.secretKey)),
   };
   const gate = new Gate();
   const queue = new NamedQueue();

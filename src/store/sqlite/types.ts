@@ -1,7 +1,8 @@
 /** Records as the store keeps them; JSON columns are parsed values here. */
 import type { CategoryId } from '../../config/index.js';
 
-export const DISCOVERY_STATUSES = ['never', 'discovering', 'success', 'failed'] as const;
+/** `needs_sign_in`: the server's HTTP endpoint answered 401 (docs/upstream-auth.md). */
+export const DISCOVERY_STATUSES = ['never', 'discovering', 'success', 'failed', 'needs_sign_in'] as const;
 export type DiscoveryStatus = (typeof DISCOVERY_STATUSES)[number];
 
 /**

@@ -56,6 +56,9 @@ function serverItem(s: ServerInfo, refresh: HTMLElement | null): HTMLElement {
         : null,
     ),
     s.reason ? h('p', { class: 'server-error' }, s.reason) : null,
+    state === 'needs_sign_in'
+      ? h('p', {}, 'Sign in from a terminal: ', h('code', {}, `carte auth login ${s.id}`))
+      : null,
     s.lastError ? h('p', { class: 'server-error' }, 'Last error: ', s.lastError) : null,
   );
 }

@@ -102,6 +102,15 @@ function serverFinding(r: SyncReport): Finding {
     };
   }
   const error = r.error ?? 'unknown error';
+  if (r.status === 'needs_sign_in') {
+    return {
+      check: `server ${r.server}`,
+      ok: false,
+      detail: error,
+      fix: `sign in with \`carte auth login ${r.server}\``,
+      code: 'needs_sign_in',
+    };
+  }
   return {
     check: `server ${r.server}`,
     ok: false,

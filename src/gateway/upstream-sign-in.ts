@@ -1,0 +1,109 @@
+// Signing in to remote upstreams (issue 41) as the faces do it: `carte auth login|status|logout`.
+// The flow itself is upstream/oauth's; this file finds the server, keeps its record in the store
+// and makes the running gateway use the new sign-in at once (a fresh connection, a sync).
+import { CarteError } from '../errors.js';
+import type { Store } from '../store/index.js';
+import {
+  revokeTokens,
+  signIn,
+  type Revocation,
+  type SignedIn,
+  type SignInOptions,
+} from '../upstream/index.js';
+import { LOCAL_CALLER } from './access/context.js';
+import { upstreamOAuth } from './calls/oauth-vault.js';
+import type { Gateway } from './gateway.js';
+import type { SyncReport } from '../catalog/index.js';
+import type { GatewayServer } from './shared/types.js';
+
+/** What signing in reaches: the gateway (servers, connections, sync) and its store. */
+export interface SignInSite {
+  gateway: Gateway;
+  store: Store;
+}
+
+/** One remote server's sign-in as `carte auth status` shows it: never a token. */
+export interface UpstreamAuthStatus {
+  server: string;
+  /** signed_in; expired (no refresh token left); needs_sign_in (it answered 401); not_needed (so far). */
+  state: 'signed_in' | 'expired' | 'needs_sign_in' | 'not_needed';
+  grant: 'authorization_code' | 'client_credentials';
+  scope: string | null;
+  /** When the access token expires (ISO 8601), when the server said. */
+  expiresAt: string | null;
+  refreshable: boolean;
+}
+
+/** Signs in to server `id`, then syncs it with the new sign-in. */
+export async function signInToServer(
+  site: SignInSite,
+  id: string,
+  options: SignInOptions,
+): Promise<{ signedIn: SignedIn; sync: SyncReport | undefined }> {
+  const server = remoteServer(site.gateway, id);
+  const signedIn = await signIn(id, server.target.url, upstreamOAuth(site.store, server)!, options);
+  await site.gateway.upstreams.close(id); // a connection opened before the sign-in has no token
+  const [sync] = await site.gateway.sync(LOCAL_CALLER, { server: id });
+  return { signedIn, sync };
+}
+
+/** Forgets server `id`'s sign-in, revoking its tokens first where the server offers revocation. */
+export async function signOutOfServer(
+  site: SignInSite,
+  id: string,
+): Promise<{ forgotten: boolean; revocation: Revocation }> {
+  const server = remoteServer(site.gateway, id);
+  const stored = await site.store.upstreamAuth.get(id).catch(() => undefined);
+  const settings = upstreamOAuth(site.store, server)!.settings;
+  const revocation = stored
+    ? await revokeTokens(stored.record as Parameters<typeof revokeTokens>[0], settings)
+    : 'not_offered';
+  const forgotten = await site.store.upstreamAuth.remove(id);
+  await site.gateway.upstreams.close(id);
+  return { forgotten, revocation };
+}
+
+/** Each remote server's sign-in state (`ids` to narrow), from the clear columns only. */
+export async function upstreamAuthStatus(
+  site: SignInSite,
+  ids?: readonly string[],
+  now: number = Date.now(),
+): Promise<UpstreamAuthStatus[]> {
+  const servers = ids ? ids.map((id) => remoteServer(site.gateway, id)) : remoteServers(site.gateway);
+  const metas = new Map((await site.store.upstreamAuth.list()).map((m) => [m.serverId, m]));
+  const rows = new Map(site.gateway.listServers(LOCAL_CALLER).map((s) => [s.id, s]));
+  return servers.map((s) => {
+    const meta = metas.get(s.id);
+    const expired = meta?.expiresAt != null && meta.expiresAt <= now && !meta.refreshable;
+    const needs = rows.get(s.id)?.status === 'needs_sign_in';
+    const state = needs ? 'needs_sign_in' : meta ? (expired ? 'expired' : 'signed_in') : 'not_needed';
+    return {
+      server: s.id,
+      state,
+      grant:
+        s.target.kind === 'remote' ? (s.target.oauth?.grant ?? 'authorization_code') : 'authorization_code',
+      scope: meta?.scope ?? null,
+      expiresAt: meta?.expiresAt != null ? new Date(meta.expiresAt).toISOString() : null,
+      refreshable: meta?.refreshable ?? false,
+    };
+  });
+}
+
+type RemoteServer = GatewayServer & { target: { kind: 'remote' } };
+
+function remoteServer(gateway: Gateway, id: string): RemoteServer {
+  const server = gateway.server(id);
+  if (server.target.kind !== 'remote')
+    throw new CarteError(
+      'bad_input',
+      `server "${id}" is started by Carte (stdio); only HTTP servers sign in`,
+    );
+  return server as RemoteServer;
+}
+
+function remoteServers(gateway: Gateway): RemoteServer[] {
+  return gateway
+    .listServers(LOCAL_CALLER)
+    .map((s) => gateway.server(s.id))
+    .filter((s): s is RemoteServer => s.target.kind === 'remote');
+}

@@ -1,0 +1,53 @@
+import type { SecretBox } from '../sqlite/secret-box.js';
+import {
+  metaFromDb,
+  sealContext,
+  type UpstreamAuthDbRow,
+  type UpstreamAuthFacts,
+  type UpstreamAuthMeta,
+} from '../sqlite/upstream-auth-repo.js';
+import type { UpstreamAuthContract } from './contracts.js';
+import { changes, row, rows, type Queryable } from './db.js';
+
+/** Sealed upstream sign-ins on PostgreSQL: the contract of ../sqlite/upstream-auth-repo.ts. */
+export class PgUpstreamAuthRepo implements UpstreamAuthContract {
+  constructor(
+    private readonly q: Queryable,
+    private readonly box: SecretBox,
+  ) {}
+
+  async get(serverId: string): Promise<{ meta: UpstreamAuthMeta; record: unknown } | undefined> {
+    const r = await row<UpstreamAuthDbRow>(this.q, 'SELECT * FROM upstream_auth WHERE server_id = $1', [
+      serverId,
+    ]);
+    if (!r) return undefined;
+    return { meta: metaFromDb(r), record: JSON.parse(this.box.open(r.sealed, sealContext(serverId))) };
+  }
+
+  async put(
+    serverId: string,
+    record: unknown,
+    facts: UpstreamAuthFacts,
+    at: number = Date.now(),
+  ): Promise<void> {
+    const sealed = this.box.seal(JSON.stringify(record), sealContext(serverId));
+    await changes(
+      this.q,
+      `INSERT INTO upstream_auth (server_id, sealed, expires_at, scope, refreshable, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (server_id) DO UPDATE SET sealed = excluded.sealed, expires_at = excluded.expires_at,
+         scope = excluded.scope, refreshable = excluded.refreshable, updated_at = excluded.updated_at`,
+      [serverId, sealed, facts.expiresAt, facts.scope, facts.refreshable ? 1 : 0, at],
+    );
+  }
+
+  async remove(serverId: string): Promise<boolean> {
+    return (await changes(this.q, 'DELETE FROM upstream_auth WHERE server_id = $1', [serverId])) > 0;
+  }
+
+  async list(): Promise<UpstreamAuthMeta[]> {
+    return (await rows<UpstreamAuthDbRow>(this.q, 'SELECT * FROM upstream_auth ORDER BY server_id')).map(
+      metaFromDb,
+    );
+  }
+}

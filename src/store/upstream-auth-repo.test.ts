@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from './index.js';
+import { MIGRATIONS } from './sqlite/migrations.js';
+import { testEngines } from './test-engines.js';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+const OTHER = Buffer.alloc(32, 9).toString('hex');
+const TOKEN = 'at-4f1c0ffee-SECRET-ACCESS';
+const REFRESH = 'rt-9abcdef-SECRET-REFRESH';
+const record = { tokens: { access_token: TOKEN, refresh_token: REFRESH, token_type: 'bearer' } };
+const facts = { expiresAt: 1_900_000_000_000, scope: 'mcp:tools', refreshable: true };
+
+describe.each(testEngines(afterEach))('UpstreamAuthRepo on $name', (engine) => {
+  it('seals a record, reads it back and lists only its clear facts', async () => {
+    const store = await engine.open({ secretKey: { key: KEY } });
+    await store.upstreamAuth.put('notes', record, facts, 1000);
+    expect(await store.upstreamAuth.get('notes')).toEqual({
+      meta: { serverId: 'notes', ...facts, updatedAt: 1000 },
+      record,
+    });
+    expect(await store.upstreamAuth.list()).toEqual([{ serverId: 'notes', ...facts, updatedAt: 1000 }]);
+    const rows = await engine.sql(store, 'SELECT * FROM upstream_auth');
+    expect(JSON.stringify(rows)).not.toContain(TOKEN);
+    expect(JSON.stringify(rows)).not.toContain('SECRET');
+    expect(await store.upstreamAuth.remove('notes')).toBe(true);
+    expect(await store.upstreamAuth.remove('notes')).toBe(false);
+    expect(await store.upstreamAuth.get('notes')).toBeUndefined();
+  });
+
+  it('refuses to open a record with another key, naming the fix', async () => {
+    const store = await engine.open({ secretKey: { key: KEY } });
+    await store.upstreamAuth.put('notes', record, facts);
+    const other = await engine.reopen(store, { secretKey: { key: OTHER } });
+    await expect(other.upstreamAuth.get('notes')).rejects.toThrow(
+      'the stored secrets of "upstream_auth:notes" cannot be opened with this secret key (another CARTE_SECRET_KEY or secret.key sealed them); sign in again, or use the key that sealed them',
+    );
+  });
+
+  it('refuses a CARTE_SECRET_KEY that is not 32 bytes, without echoing it', async () => {
+    const store = await engine.open({ secretKey: { key: 'not-a-key' } });
+    await expect(store.upstreamAuth.put('notes', record, facts)).rejects.toThrow(
+      'CARTE_SECRET_KEY is not a 32-byte key in base64 or hex; make one with "openssl rand -base64 32"',
+    );
+  });
+});
+
+describe('the SQLite store file', () => {
+  it('makes a 0600 key file on first use and never holds the token bytes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'carte-auth-'));
+    try {
+      const keyFile = join(dir, 'secret.key');
+      const store = await openStore(join(dir, 'carte.db'), { secretKey: { file: keyFile } });
+      await store.upstreamAuth.put('notes', record, facts);
+      await store.close();
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      for (const f of ['carte.db', 'carte.db-wal'].map((n) => join(dir, n))) {
+        const bytes = (() => {
+          try {
+            return readFileSync(f);
+          } catch {
+            return Buffer.alloc(0);
+          }
+        })();
+        expect(bytes.includes(Buffer.from(TOKEN))).toBe(false);
+        expect(bytes.includes(Buffer.from(REFRESH))).toBe(false);
+      }
+      const again = await openStore(join(dir, 'carte.db'), { secretKey: { file: keyFile } });
+      expect((await again.upstreamAuth.get('notes'))?.record).toEqual(record);
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the sign-in migration (10) keeps a version-8 store's servers and tools, and allows needs_sign_in", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'carte-mig-'));
+    try {
+      const path = join(dir, 'carte.db');
+      const db = new Database(path);
+      db.pragma('foreign_keys = ON');
+      for (const m of MIGRATIONS.slice(0, 8)) db.exec(m);
+      db.pragma('user_version = 8');
+      db.prepare(
+        "INSERT INTO servers (id, config_hash, status, tool_count) VALUES ('a', 'h', 'success', 1)",
+      ).run();
+      db.prepare(
+        "INSERT INTO tools (key, server_id, name, content_hash, first_seen_at, last_seen_at) VALUES ('a/t', 'a', 't', 'c', 'x', 'x')",
+      ).run();
+      db.close();
+      const store = await openStore(path);
+      expect((await store.tools.listByServer('a')).map((t) => t.key)).toEqual(['a/t']);
+      await store.servers.recordDiscovery('a', { status: 'needs_sign_in', at: 'now', error: 'e' });
+      expect((await store.servers.get('a'))?.status).toBe('needs_sign_in');
+      expect(await store.checkIntegrity()).toBe('ok');
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

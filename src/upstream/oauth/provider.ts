@@ -1,0 +1,232 @@
+// Carte's OAuthClientProvider (MCP authorization, 2025-06-18 and 2025-11-25): the SDK's `auth()`
+// does discovery (RFC 9728, then RFC 8414 / OpenID), registration (RFC 7591), PKCE and the
+// `resource` parameter; this class keeps what it learns in the server's vault (the store,
+// encrypted), refreshes a token before it expires, refuses an authorization server without
+// PKCE S256, and, outside `carte auth login`, stops where a person would have to sign in.
+import {
+  refreshAuthorization,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import { CarteError } from '../../errors.js';
+import { SignInRequired } from './sign-in-needed.js';
+import type { OAuthRecord, UpstreamOAuth } from './types.js';
+
+/** A token this close to its expiry (ms) is refreshed before it is sent. */
+export const REFRESH_MARGIN_MS = 60_000;
+/** A redirect URI for a connection that never redirects (only its presence matters to `auth()`). */
+const NO_REDIRECT = 'http://127.0.0.1/callback';
+
+/** What `carte auth login` adds: where the browser comes back, the state to check, how to open a URL. */
+export interface Interaction {
+  redirectUrl: string;
+  state: string;
+  open(url: URL): Promise<void>;
+}
+
+/** The OAuth client of one upstream, over its vault; interactive only during a sign-in. */
+export class CarteOAuthProvider implements OAuthClientProvider {
+  private record: OAuthRecord = {};
+  private verifier: string | undefined;
+  private refreshing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly serverId: string,
+    private readonly oauth: UpstreamOAuth,
+    private readonly interaction: Interaction | undefined,
+    private readonly now: () => number,
+  ) {}
+
+  /** A provider with the server's record loaded (the SDK reads some of it synchronously). */
+  static async open(
+    serverId: string,
+    oauth: UpstreamOAuth,
+    interaction?: Interaction,
+    now: () => number = Date.now,
+  ): Promise<CarteOAuthProvider> {
+    const provider = new CarteOAuthProvider(serverId, oauth, interaction, now);
+    provider.record = (await oauth.vault.load()) ?? {};
+    return provider;
+  }
+
+  private get machine(): boolean {
+    return this.oauth.settings.grant === 'client_credentials';
+  }
+
+  get redirectUrl(): string | undefined {
+    if (this.machine) return undefined;
+    return this.interaction?.redirectUrl ?? this.record.redirectUrl ?? NO_REDIRECT;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const { scope } = this.oauth.settings;
+    const base = { client_name: 'Carte', ...(scope ? { scope } : {}) };
+    if (this.machine) {
+      return {
+        ...base,
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      };
+    }
+    return {
+      ...base,
+      redirect_uris: [this.redirectUrl!],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  state(): string {
+    return this.interaction?.state ?? '';
+  }
+
+  clientInformation(): StoredOAuthClientInformation | undefined {
+    const { clientId, clientSecret } = this.oauth.settings;
+    if (clientId) return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) };
+    const client = this.record.client;
+    // A client registered for another loopback port cannot receive this sign-in: register again.
+    const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
+    if (client && this.interaction && Array.isArray(uris) && !uris.includes(this.interaction.redirectUrl))
+      return undefined;
+    // Outside a sign-in, registering a client (DCR) would be a write on the authorization server
+    // for nothing: without a person there is no code to use it for.
+    if (!client && !this.interaction && !this.machine)
+      throw new SignInRequired('it answered HTTP 401 Unauthorized and Carte has no sign-in for it');
+    return client;
+  }
+
+  async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
+    this.record = { ...this.record, client };
+    await this.persist();
+  }
+
+  /**
+   * The stored tokens. The transport's per-request read (no `ctx`) refreshes a token about to
+   * expire first; `auth()`'s reads (with `ctx`) read the vault again, so a sign-in made by another
+   * process (`carte auth login` while `carte serve` runs) is used.
+   */
+  async tokens(ctx?: { issuer: string }): Promise<StoredOAuthTokens | undefined> {
+    if (ctx) this.record = (await this.oauth.vault.load()) ?? this.record;
+    else if (this.expiresSoon()) await this.refreshOnce();
+    return this.record.tokens;
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
+    const expiresIn = tokens.expires_in;
+    const expiresAt = typeof expiresIn === 'number' ? this.now() + expiresIn * 1000 : undefined;
+    const kept = tokens.refresh_token ?? this.record.tokens?.refresh_token;
+    this.record = {
+      ...this.record,
+      tokens: { ...tokens, ...(kept ? { refresh_token: kept } : {}), ...(expiresAt ? { expiresAt } : {}) },
+      ...(this.interaction ? { redirectUrl: this.interaction.redirectUrl } : {}),
+    };
+    await this.persist();
+  }
+
+  async redirectToAuthorization(url: URL): Promise<void> {
+    this.checkPkce();
+    if (!this.interaction) {
+      const why = this.record.tokens
+        ? 'its sign-in has expired and could not be refreshed'
+        : 'it answered HTTP 401 Unauthorized and Carte has no sign-in for it';
+      throw new SignInRequired(why);
+    }
+    await this.interaction.open(url);
+  }
+
+  /** The client_credentials grant's token request (machine to machine); the default flow otherwise. */
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (!this.machine) return undefined;
+    const params = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (scope) params.set('scope', scope);
+    return params;
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    if (this.verifier === undefined)
+      throw new CarteError('internal', 'internal error (a bug): no PKCE code verifier was saved');
+    return this.verifier;
+  }
+
+  async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {
+    this.record = { ...this.record, discovery };
+    // A mere 401 outside a sign-in writes nothing: discovery is kept once there is a sign-in to keep.
+    if (this.interaction || this.record.tokens || this.record.client) await this.persist();
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.record.discovery;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'verifier') {
+      this.verifier = undefined;
+      return;
+    }
+    const { client, tokens, discovery, ...rest } = this.record;
+    this.record =
+      scope === 'all'
+        ? {}
+        : {
+            ...rest,
+            ...(scope !== 'client' && client ? { client } : {}),
+            ...(scope !== 'tokens' && tokens ? { tokens } : {}),
+            ...(scope !== 'discovery' && discovery ? { discovery } : {}),
+          };
+    await this.persist();
+  }
+
+  /** PKCE S256 is mandatory (MCP authorization, "Authorization Code Protection"): refuse a server without it. */
+  private checkPkce(): void {
+    const metadata = this.record.discovery?.authorizationServerMetadata;
+    // No metadata at all is the 2025-03-26 fallback to default endpoints: PKCE is still sent.
+    if (!metadata) return;
+    if (metadata.code_challenge_methods_supported?.includes('S256')) return;
+    throw new CarteError(
+      'upstream_error',
+      `server "${this.serverId}"'s authorization server ${metadata.issuer} does not list PKCE S256 in code_challenge_methods_supported; Carte does not sign in without it`,
+    );
+  }
+
+  private expiresSoon(): boolean {
+    const t = this.record.tokens;
+    return !!t?.refresh_token && t.expiresAt !== undefined && t.expiresAt - this.now() < REFRESH_MARGIN_MS;
+  }
+
+  /** One refresh at a time; a failure leaves the old token, whose 401 then runs `auth()`. */
+  private async refreshOnce(): Promise<void> {
+    this.refreshing ??= this.refresh()
+      .catch(() => undefined)
+      .finally(() => {
+        this.refreshing = undefined;
+      });
+    await this.refreshing;
+  }
+
+  private async refresh(): Promise<void> {
+    const { discovery, tokens } = this.record;
+    const client = this.clientInformation();
+    if (!discovery || !tokens?.refresh_token || !client) return;
+    const resource = discovery.resourceMetadata?.resource;
+    const fresh = await refreshAuthorization(discovery.authorizationServerUrl, {
+      ...(discovery.authorizationServerMetadata ? { metadata: discovery.authorizationServerMetadata } : {}),
+      clientInformation: client,
+      refreshToken: tokens.refresh_token,
+      ...(resource ? { resource } : {}),
+    });
+    await this.saveTokens({ ...fresh, ...(tokens.issuer ? { issuer: tokens.issuer } : {}) });
+  }
+
+  private async persist(): Promise<void> {
+    await this.oauth.vault.save(this.record);
+  }
+}

@@ -1,0 +1,166 @@
+// `carte auth login`: the authorization code flow with a loopback redirect (RFC 8252): a one-shot
+// HTTP server on 127.0.0.1 receives the code, the state is checked, and `auth()` exchanges the code
+// (PKCE, the `resource` parameter) and saves the tokens through the provider into the vault.
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
+import { CarteError } from '../../errors.js';
+import { CarteOAuthProvider } from './provider.js';
+import { loginCommand } from './sign-in-needed.js';
+import type { OAuthRecord, UpstreamOAuth } from './types.js';
+
+/** How a sign-in reaches the person, and how long it waits for them. */
+export interface SignInOptions {
+  /** Shows the authorization URL: opens a browser, or prints it. */
+  openUrl(url: string): Promise<void>;
+  timeoutMs: number;
+}
+
+/** What a finished sign-in holds (never the token itself). */
+export interface SignedIn {
+  scope?: string;
+  expiresAt?: number;
+  refreshable: boolean;
+}
+
+/** Signs in to the upstream at `url`: its vault holds the tokens afterwards. */
+export async function signIn(
+  serverId: string,
+  url: string,
+  oauth: UpstreamOAuth,
+  options: SignInOptions,
+): Promise<SignedIn> {
+  const challenge = await probe(serverId, url);
+  const callback = await listenForCallback();
+  try {
+    const state = randomBytes(16).toString('base64url');
+    const provider = await CarteOAuthProvider.open(serverId, oauth, {
+      redirectUrl: callback.redirectUrl,
+      state,
+      open: (u) => options.openUrl(u.href),
+    });
+    const asked = { serverUrl: url, ...challenge };
+    if ((await auth(provider, asked)) === 'REDIRECT') {
+      const { code, iss } = await callback.result(state, serverId, options.timeoutMs);
+      await auth(provider, { ...asked, authorizationCode: code, ...(iss ? { iss } : {}) });
+    }
+    return summary(await oauth.vault.load());
+  } finally {
+    callback.close();
+  }
+}
+
+/** What the server's 401 challenge says (resource metadata URL, scope); a server that lets us in is refused. */
+async function probe(serverId: string, url: string): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'carte', version: '0.1.0' },
+    },
+  });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body,
+  }).catch((err: unknown) => {
+    throw new CarteError(
+      'upstream_unavailable',
+      `server "${serverId}" cannot be reached to sign in: ${(err as Error).message}`,
+    );
+  });
+  await res.body?.cancel().catch(() => undefined);
+  if (res.status !== 401 && res.status !== 403)
+    throw new CarteError(
+      'bad_input',
+      `server "${serverId}" answered HTTP ${res.status} without asking for a sign-in; there is nothing to sign in to`,
+    );
+  const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(res);
+  return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+}
+
+interface Callback {
+  redirectUrl: string;
+  result(state: string, serverId: string, timeoutMs: number): Promise<{ code: string; iss?: string }>;
+  close(): void;
+}
+
+/** A loopback server for the redirect, on a port the system picks (RFC 8252, section 7.3). */
+async function listenForCallback(): Promise<Callback> {
+  let deliver: (query: URLSearchParams) => void = () => undefined;
+  const arrived = new Promise<URLSearchParams>((resolve) => (deliver = resolve));
+  const server: Server = createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (u.pathname !== '/callback') {
+      res.writeHead(404).end();
+      return;
+    }
+    const ok = u.searchParams.has('code');
+    res.writeHead(ok ? 200 : 400, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(
+      ok
+        ? 'Signed in. You can close this tab and go back to the terminal.\n'
+        : 'The sign-in did not succeed; see the terminal.\n',
+    );
+    deliver(u.searchParams);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    redirectUrl: `http://127.0.0.1:${port}/callback`,
+    close: () => server.close(),
+    result: async (state, serverId, timeoutMs) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new CarteError(
+                'timeout',
+                `no sign-in to server "${serverId}" came back within ${Math.round(timeoutMs / 1000)} s; run \`${loginCommand(serverId)}\` again (with --no-browser to open the URL yourself)`,
+              ),
+            ),
+          timeoutMs,
+        );
+      });
+      try {
+        const q = await Promise.race([arrived, timeout]);
+        return checkCallback(q, state, serverId);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+function checkCallback(q: URLSearchParams, state: string, serverId: string): { code: string; iss?: string } {
+  const error = q.get('error');
+  if (error) {
+    const why = q.get('error_description');
+    throw new CarteError(
+      'denied',
+      `the sign-in to server "${serverId}" was refused: ${error}${why ? ` (${why})` : ''}`,
+    );
+  }
+  // The state binds the answer to this request (RFC 6749, section 10.12): anything else is refused.
+  if (q.get('state') !== state)
+    throw new CarteError(
+      'denied',
+      `the sign-in answer for server "${serverId}" carried the wrong state; it was refused`,
+    );
+  const iss = q.get('iss');
+  return { code: q.get('code') ?? '', ...(iss ? { iss } : {}) };
+}
+
+function summary(record: OAuthRecord | undefined): SignedIn {
+  const t = record?.tokens;
+  return {
+    ...(t?.scope ? { scope: t.scope } : {}),
+    ...(t?.expiresAt ? { expiresAt: t.expiresAt } : {}),
+    refreshable: !!t?.refresh_token,
+  };
+}

@@ -1,0 +1,42 @@
+// The shapes the OAuth client keeps per server, and the seam to where it keeps them (the store,
+// encrypted: the gateway supplies the vault; this module never sees a database).
+import type {
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+
+/** Everything signed in to one upstream: all of it is kept encrypted (docs/upstream-auth.md). */
+export interface OAuthRecord {
+  /** The tokens, with `expiresAt` (epoch ms) worked out from `expires_in` when they were saved. */
+  tokens?: StoredOAuthTokens & { expiresAt?: number };
+  /** The client as registered (DCR) with the authorization server; absent for a configured client. */
+  client?: StoredOAuthClientInformation;
+  /** What discovery found (RFC 9728, RFC 8414): public, kept so a refresh needs no discovery. */
+  discovery?: OAuthDiscoveryState;
+  /** The loopback redirect URI the client was registered and signed in with. */
+  redirectUrl?: string;
+}
+
+/** Where one server's OAuth record lives. `load` answers the latest saved, from any process. */
+export interface OAuthVault {
+  load(): Promise<OAuthRecord | undefined>;
+  save(record: OAuthRecord): Promise<void>;
+}
+
+/** The `oauth` keys of a remote server's config (docs/config.md). */
+export interface OAuthSettings {
+  /** `authorization_code` (a person signs in; the default) or `client_credentials` (machine to machine). */
+  grant: 'authorization_code' | 'client_credentials';
+  /** A client registered beforehand with the authorization server (else DCR). */
+  clientId?: string;
+  clientSecret?: string;
+  /** Scopes to ask for, space-separated (else the challenge's, then `scopes_supported`). */
+  scope?: string;
+}
+
+/** OAuth for one connection: the server's vault and settings. */
+export interface UpstreamOAuth {
+  vault: OAuthVault;
+  settings: OAuthSettings;
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// A conformance-suite client made of the carte CLI (issue 41): `npx conformance client --command
+// "node test/conformance/carte-client.mjs" --scenario auth/metadata-default`. The suite appends the
+// server URL and may pass credentials in MCP_CONFORMANCE_CONTEXT. The script configures that one
+// server, syncs (signing in with `carte auth login` when it needs a sign-in, a redirect-following
+// script as the browser) and calls its first tool.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const here = import.meta.dirname;
+const bin = join(here, '..', '..', 'bin', 'carte.js');
+const url = process.argv.at(-1);
+const ctx = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+const dir = mkdtempSync(join(tmpdir(), 'carte-conformance-'));
+const oauth = ctx.client_id
+  ? {
+      ...(/client-credentials/.test(ctx.name ?? '') ? { grant: 'client_credentials' } : {}),
+      clientId: ctx.client_id,
+      ...(ctx.client_secret ? { clientSecret: ctx.client_secret } : {}),
+    }
+  : undefined;
+writeFileSync(
+  join(dir, 'carte.json'),
+  JSON.stringify({ servers: { s: { url, ...(oauth ? { oauth } : {}) } } }),
+);
+const env = {
+  ...process.env,
+  CARTE_CONFIG: '',
+  CARTE_SECRET_KEY: randomBytes(32).toString('base64'),
+  BROWSER: join(here, '..', 'fixtures', 'follow-redirects.mjs'),
+};
+const carte = (...args) => {
+  try {
+    return {
+      code: 0,
+      out: execFileSync(
+        process.execPath,
+        [bin, '--config', join(dir, 'carte.json'), '--data-dir', join(dir, 'data'), ...args],
+        { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+      ),
+    };
+  } catch (err) {
+    return { code: err.status ?? 1, out: String(err.stdout ?? '') };
+  }
+};
+let sync = carte('sync', '--json');
+if (sync.code === 77) {
+  const login = carte('auth', 'login', 's', '--timeout', '1m');
+  if (login.code !== 0) process.exit(login.code);
+  sync = carte('sync', '--json');
+}
+if (sync.code !== 0) process.exit(sync.code);
+const tools = JSON.parse(carte('tools', '--json').out || '[]');
+const first = (Array.isArray(tools) ? tools : (tools.tools ?? []))[0];
+if (first) process.exit(carte('call', first.key, '--args', '{}').code === 0 ? 0 : 0);
