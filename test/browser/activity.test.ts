@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT } from '../e2e/helpers.js';
+import { hasSystem, program } from '../system-needs.js';
 import { startCarte, type CarteProcess } from './carte-process.js';
 
 // Slow: the activity and tokens views (issue 30) over the built CLI serving HTTP and a real
 // server-everything, in Debian's Chromium. The calls the chart, the tables and the audit log
 // show are made here; the token the page creates is used for a real REST call, then revoked.
 const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(
-    `\n*** SKIPPED test/browser/activity.test.ts: ${CHROMIUM} is missing (apt-get install chromium) ***\n`,
-  );
+const hasChromium = hasSystem(import.meta.url, program(CHROMIUM, 'chromium'));
 const SHOTS = join(ROOT, 'test-results');
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
 const OK_CALLS = 4;
