@@ -1,4 +1,8 @@
-/** The MCP face: four fixed meta-tools over the gateway, served on stdio (HTTP comes later). */
+/**
+ * The MCP face: four fixed meta-tools over the gateway. This module serves them on stdio (both
+ * protocol eras) and relays a stdio session to a running daemon; http/ serves the same server at
+ * `/mcp` (Streamable HTTP, and the legacy era's sessions) with `createMcpServer`.
+ */
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { LOCAL_CALLER, type ApprovalSite, type CallerContext, type Gateway } from '../gateway/index.js';
 import type { ExposureOptions } from './direct-mode.js';
