@@ -93,6 +93,19 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
     expect(await page.locator('main .tools a').count()).toBeGreaterThan(0);
   });
 
+  it("lists a server's tools by name for a search of a filter alone", async () => {
+    await page.keyboard.press('/');
+    await page.keyboard.type('server:everything');
+    await page.keyboard.press('Enter');
+    await poll(() => heading(page).textContent()).toBe('Search');
+    await poll(() => page.locator('main ol.tools .tool-key').count()).toBeGreaterThan(1);
+    const keys = await page.locator('main ol.tools .tool-key').allTextContents();
+    expect(keys.every((k) => k.startsWith('everything/'))).toBe(true);
+    expect(keys).toEqual([...keys].sort());
+    await page.locator('#search input').fill('');
+    await page.locator('#search input').blur(); // so the next test's "/" is the shortcut again
+  });
+
   it('searches from the header box and ranks everything/echo', async () => {
     await page.keyboard.press('/'); // the shortcut focuses the box
     await page.keyboard.type('echo the message back');
