@@ -1,6 +1,7 @@
 import { cac, type CAC } from 'cac';
 import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
 import { printActionHelp, type ActionHelps } from './shared/action-help.js';
+import { keepNegativeValues, valueOptions } from './shared/negative-values.js';
 import { AUDIT_ACTIONS, registerAudit } from './commands/audit.js';
 import { registerCall } from './commands/call.js';
 import { CONFIG_ACTIONS, registerConfig } from './commands/config.js';
@@ -88,7 +89,7 @@ export async function main(argv: string[]): Promise<void> {
   // command's help and forget which command matched).
   cli.showHelpOnExit = false;
   try {
-    cli.parse(['node', 'carte', ...argv], { run: false });
+    cli.parse(['node', 'carte', ...keepNegativeValues(argv, valueOptions(cli))], { run: false });
     if (cli.options.help) return printHelp(cli);
     if (!cli.matchedCommand) {
       if (cli.args.length > 0)

@@ -201,9 +201,11 @@ export class Gateway {
   /**
    * The menu in tiers: `{}` gives the hot list (T0), the categories (T1) and the servers; a
    * category and/or a server gives one page of its tools (T2), paged by a cursor that a catalog
-   * change makes stale. `maxTokens` bounds the answer's JSON text.
+   * change makes stale. `maxTokens` bounds the answer's JSON text. Audited as a `browse`, except
+   * with `audit: false`: the REST menu routes, a page's reads (docs/security.md, "Audit log").
    */
-  browseTools(ctx: CallerContext, req: BrowseRequest = {}): Promise<BrowseResult> {
+  browseTools(ctx: CallerContext, req: BrowseRequest = {}, how = { audit: true }): Promise<BrowseResult> {
+    if (!how.audit) return this.browse(ctx, req);
     const detail = JSON.stringify({ category: req.category, server: req.server });
     return audited(this.audit, ctx, { kind: 'browse', detail }, () => this.browse(ctx, req));
   }

@@ -1,4 +1,9 @@
-/** The MCP face: four fixed meta-tools over the gateway (and the upstreams' resources, prompts, completions and logs), served on stdio and, through http/, on Streamable HTTP. */
+/**
+ * The MCP face: four fixed meta-tools over the gateway (with run_code when enabled), and the
+ * upstreams' resources, prompts, completions and log messages. This module serves them on stdio
+ * (both protocol eras) and relays a stdio session to a running daemon; http/ serves the same server
+ * at `/mcp` (Streamable HTTP, and the legacy era's sessions) with `createMcpServer`.
+ */
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { LOCAL_CALLER, type ApprovalSite, type CallerContext, type Gateway } from '../gateway/index.js';
 import type { ExposureOptions } from './direct-mode.js';

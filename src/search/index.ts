@@ -63,6 +63,8 @@ export {
 } from './text/freedict.js';
 export { findDictionaries, type GlossFileState, type InstalledDictionaries } from './text/dictionaries.js';
 export {
+  APERTIUM_BIDIX,
+  APERTIUM_DIR,
   apertiumEntries,
   apertiumTable,
   findApertium,

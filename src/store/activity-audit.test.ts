@@ -115,6 +115,30 @@ describe.each(testEngines(afterEach))('ActivityRepo audit columns on $name', (en
     expect(rows.find((r) => r.id === w)).toMatchObject({ key: 'a/w', outcome: 'started' });
     expect(z).toBeLessThan(w);
   });
+  it("keeps a failed call's message in detail: finished alone, grouped, and in a turn with a begin", async () => {
+    const { activity } = await engine.open();
+    const alone = await activity.begin({ kind: 'call', key: 'a/x', server: 'a', at: NOW });
+    expect(await activity.finish(alone, { outcome: 'timeout', durationMs: 1, detail: 'too slow' })).toBe(
+      true,
+    );
+    const [x, y] = await Promise.all(
+      ['a/y', 'a/z'].map((key) => activity.beginGrouped({ kind: 'call', key, server: 'a' })),
+    );
+    const done = await Promise.all([
+      activity.finishGrouped(x!, { outcome: 'denied', durationMs: 1, detail: 'needs approval' }),
+      activity.beginGrouped({ kind: 'call', key: 'a/w', server: 'a' }),
+      activity.finishGrouped(y!, { outcome: 'ok', durationMs: 1 }),
+    ]);
+    expect([done[0], done[2]]).toEqual([true, true]);
+    const detail = async (id: number) =>
+      (await activity.audit({ limit: 10 })).find((r) => r.id === id)?.detail;
+    expect([await detail(alone), await detail(x!), await detail(y!)]).toEqual([
+      'too slow',
+      'needs approval',
+      null,
+    ]);
+  });
+
   it('a `started` row survives closing the store unfinished', async () => {
     const first = await engine.open();
     await first.activity.begin({ kind: 'call', key: 'a/x', server: 'a', args: '{"q":"[redacted]"}' });

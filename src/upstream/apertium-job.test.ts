@@ -2,12 +2,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findApertium } from '../search/index.js';
+import { APERTIUM_BIDIX, APERTIUM_DIR } from '../search/index.js';
+import { dataFile, hasSystem, program } from '../../test/system-needs.js';
 import { buildApertiumGlossFile } from './apertium-job.js';
 
-// Spawns lt-print on the installed bidix: skipped, loudly, without apertium-eng-spa (.ci/run installs it).
-const installed = findApertium() !== undefined;
-if (!installed) console.warn('apertium-eng-spa not installed: the Apertium gloss file test is skipped');
+// Spawns lt-print on the installed bidix: skipped, loudly, without apertium-eng-spa and lttoolbox-dev
+// (.ci/run installs both).
+const installed = hasSystem(
+  import.meta.url,
+  dataFile(join(APERTIUM_DIR, APERTIUM_BIDIX), 'apertium-eng-spa'),
+  program('lt-print', 'lttoolbox-dev'),
+);
 
 describe.skipIf(!installed)('buildApertiumGlossFile (slow)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'carte-apertium-'));

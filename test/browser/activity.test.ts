@@ -1,23 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT } from '../e2e/helpers.js';
+import { hasSystem, program } from '../system-needs.js';
 import { startCarte, type CarteProcess } from './carte-process.js';
 
 // Slow: the activity and tokens views (issue 30) over the built CLI serving HTTP and a real
 // server-everything, in Debian's Chromium. The calls the chart, the tables and the audit log
 // show are made here; the token the page creates is used for a real REST call, then revoked.
 const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(
-    `\n*** SKIPPED test/browser/activity.test.ts: ${CHROMIUM} is missing (apt-get install chromium) ***\n`,
-  );
+const hasChromium = hasSystem(import.meta.url, program(CHROMIUM, 'chromium'));
 const SHOTS = join(ROOT, 'test-results');
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
 const OK_CALLS = 4;
 const FAILED_CALLS = 1;
+/** What the failed call (echo without its message) answers, and its audit row then shows. */
+const FAILED_MESSAGE = `arguments for "everything/echo" do not match its input schema: (root) must have required property 'message'`;
 const WIDTHS = [
   ['desktop', { viewport: { width: 1280, height: 800 } }],
   ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
@@ -106,6 +105,10 @@ describe.skipIf(!hasChromium)('the activity and tokens views in Chromium', () =>
       expect(await p.locator('ol.audit .audit-row', { hasText: 'everything/echo' }).count()).toBe(
         OK_CALLS + FAILED_CALLS,
       );
+      // The failed call's row says why, as its caller was told (the audit row's detail).
+      expect(await p.locator('ol.audit .audit-row .audit-message').allTextContents()).toEqual([
+        FAILED_MESSAGE,
+      ]);
       await noSideways(p);
       await p.screenshot({ path: join(SHOTS, `activity-${name}.png`), fullPage: true });
       await p.context().close();

@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Dialog, type Page } from 'playwright-core';
 import { ROOT } from '../e2e/helpers.js';
+import { hasSystem, program } from '../system-needs.js';
 import { startCarte, type CarteProcess } from './carte-process.js';
 
 // Slow: the built CLI serving HTTP, real upstream servers, and Debian's Chromium driven by
-// playwright-core. `.ci/run` installs chromium; without it this file skips, and says so.
+// playwright-core. `.ci/run` installs chromium; without it this file skips, and says so (fails under CI).
 const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(
-    `\n*** SKIPPED test/browser/menu.test.ts: ${CHROMIUM} is missing (apt-get install chromium) ***\n`,
-  );
+const hasChromium = hasSystem(import.meta.url, program(CHROMIUM, 'chromium'));
 const SHOTS = join(ROOT, 'test-results');
 // Polls, not timings: a slow shared machine only waits longer (discovery after an approval).
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
@@ -94,6 +91,19 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
     await poll(() => heading(page).textContent()).toBe(label);
     expect(page.url()).toMatch(/#\/category\/[\w-]+$/);
     expect(await page.locator('main .tools a').count()).toBeGreaterThan(0);
+  });
+
+  it("lists a server's tools by name for a search of a filter alone", async () => {
+    await page.keyboard.press('/');
+    await page.keyboard.type('server:everything');
+    await page.keyboard.press('Enter');
+    await poll(() => heading(page).textContent()).toBe('Search');
+    await poll(() => page.locator('main ol.tools .tool-key').count()).toBeGreaterThan(1);
+    const keys = await page.locator('main ol.tools .tool-key').allTextContents();
+    expect(keys.every((k) => k.startsWith('everything/'))).toBe(true);
+    expect(keys).toEqual([...keys].sort());
+    await page.locator('#search input').fill('');
+    await page.locator('#search input').blur(); // so the next test's "/" is the shortcut again
   });
 
   it('searches from the header box and ranks everything/echo', async () => {

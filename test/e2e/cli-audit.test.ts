@@ -120,5 +120,14 @@ describe('carte audit', () => {
     const r = await carte('audit', '--since', 'yesterday');
     expect(r.code).toBe(64);
     expect(r.stderr).toBe('carte: --since takes a duration such as 30m, 24h, 7d or 2w, not "yesterday"\n');
+    // A negative value reaches the flag's own check (not "Unknown option `-1`"), spaced or with "=".
+    for (const args of [['--limit', '-1'], ['--limit=-1']]) {
+      const limit = await carte('audit', ...args);
+      expect(limit.code).toBe(64);
+      expect(limit.stderr).toBe('carte: --limit takes a whole number of at least 1, not "-1"\n');
+    }
+    expect((await carte('audit', '--since', '-2h')).stderr).toBe(
+      'carte: --since takes a duration such as 30m, 24h, 7d or 2w, not "-2h"\n',
+    );
   });
 });

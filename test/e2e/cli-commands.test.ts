@@ -173,6 +173,21 @@ describe('carte add / remove and the catalog commands', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ content: [{ type: 'text' }] });
   });
 
+  it('search with filters only lists what they select, by name, within --limit', async () => {
+    // page_tool_3 was called above: a listing keeps name order all the same (no usage prior).
+    const r = await carte(['search', 'server:paged', '--limit', '3', '--config', config]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => l.split(/\s+/).slice(0, 2))).toEqual([
+      ['paged/page_tool_1', '1.00'],
+      ['paged/page_tool_2', '1.00'],
+      ['paged/page_tool_3', '1.00'],
+    ]);
+    const none = await carte(['search', 'server:paged', 'tag:none', '--config', config]);
+    expect(none.stdout).toBe('no matching tools\n');
+  });
+
   it('search names the servers never discovered, whose tools it cannot find', async () => {
     const two = join(tmp.dir, 'two.yaml');
     const paged = `{ command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(join(FIXTURES, 'paginated.mjs'))}] }`;

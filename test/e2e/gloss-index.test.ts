@@ -1,23 +1,27 @@
 // The index and the gloss files (docs/search.md, "Other languages"): a build waits for the gloss
 // files under way, so a first start builds the index once; an index built before a gloss file (by a
 // synchronous search) is built again under the new translator id rather than keep the old glosses.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_CALLER } from '../../src/gateway/index.js';
 import {
+  APERTIUM_BIDIX,
+  APERTIUM_DIR,
   cedictGlossFilePath,
   edictGlossFilePath,
-  findApertium,
   RANKER_DEFAULTS,
 } from '../../src/search/index.js';
+import { dataFile, hasSystem, program } from '../system-needs.js';
 import { fixture, harness, memoryLogger, tempDir } from './helpers.js';
 
 // The child job spawns lt-print on the installed bidix (.ci/run installs both); it runs the built
 // dist/ (`npm test` builds first).
-const ready = findApertium() !== undefined && !spawnSync('lt-print', ['-v']).error;
-if (!ready) console.warn('apertium-eng-spa or lt-print missing: the gloss-index test is skipped');
+const ready = hasSystem(
+  import.meta.url,
+  dataFile(join(APERTIUM_DIR, APERTIUM_BIDIX), 'apertium-eng-spa'),
+  program('lt-print', 'lttoolbox-dev'),
+);
 
 describe.skipIf(!ready)('the index and the gloss files (slow)', () => {
   const { dir, cleanup } = tempDir('carte-gloss-index-');

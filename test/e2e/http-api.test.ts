@@ -9,6 +9,7 @@ import {
   createToken,
   Gateway,
   LOCAL_CALLER,
+  localCaller,
   openStore,
   projectsFromConfig,
   serversFromConfig,
@@ -104,6 +105,23 @@ describe('REST API through createHttpApp', () => {
     const hot = await api(tokens.alphaSearch, '/api/v1/hot');
     expect(hot.status).toBe(200);
     expect(Array.isArray(hot.body.tools)).toBe(true);
+  });
+
+  it("writes no browse audit event for the menu routes a page reads; an agent's browse is one", async () => {
+    const kinds: string[] = [];
+    const stop = gateway.onAuditEvent((e) => kinds.push(e.kind));
+    try {
+      for (const path of ['/hot', '/categories', '/tools?server=everything', '/servers'])
+        expect((await api(tokens.alphaSearch, `/api/v1${path}`)).status).toBe(200);
+      expect(kinds).toEqual([]);
+      // A search through REST stays a search row (the web search box's too).
+      expect((await api(tokens.alphaSearch, '/api/v1/search?q=echo')).status).toBe(200);
+      expect(kinds).toEqual(['search']);
+      await gateway.browseTools(localCaller('alpha'), {}); // browse_tools, as the MCP face calls it
+      expect(kinds).toEqual(['search', 'browse']);
+    } finally {
+      stop();
+    }
   });
 
   it('pages with a cursor until the end', async () => {

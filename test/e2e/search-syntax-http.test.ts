@@ -51,6 +51,18 @@ describe('REST search syntax', () => {
     expect(keys(r.body)).toEqual(expected);
   });
 
+  it('a query of filters only lists what they select, by server then name (the web search box sends it)', async () => {
+    const r = await search('server:disk');
+    expect(r.status).toBe(200);
+    expect((r.body.results as { key: string; relevance: number }[]).map((x) => [x.key, x.relevance])).toEqual(
+      [
+        ['disk/list_directory', 1],
+        ['disk/read_file', 1],
+      ],
+    );
+    expect(keys((await search('-disk')).body)).toEqual(['web/fetch']);
+  });
+
   it.each<[string, string]>([
     ['read OR', 'query "read OR": "OR" at the end has nothing after it'],
     ['"read file', 'query "\\"read file": the quote at character 1 is never closed'],

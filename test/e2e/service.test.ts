@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { hasSystem, program } from '../system-needs.js';
 import { ROOT, referenceEntry, tempDir } from './helpers.js';
 
 const BIN = join(ROOT, 'bin', 'carte.js');
@@ -100,7 +101,11 @@ async function waitFor(check: () => boolean, timeoutMs: number, what: () => stri
   }
 }
 
-describe.runIf(process.platform === 'linux').each([
+// systemd's verifier reads the unit Carte wrote (no bus needed).
+const hasSystemd =
+  process.platform !== 'linux' || hasSystem(import.meta.url, program('systemd-analyze', 'systemd'));
+
+describe.runIf(process.platform === 'linux' && hasSystemd).each([
   ['the default places', false],
   ['a custom XDG_CONFIG_HOME and CARTE_DATA_DIR', true],
 ])('carte service install, %s', (_, xdg) => {

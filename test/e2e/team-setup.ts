@@ -9,6 +9,8 @@ import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelconte
 import { FIXTURES, referenceEntry, ROOT } from './helpers.js';
 
 const BIN = join(ROOT, 'bin', 'carte.js');
+/** Debian's HAProxy (package haproxy): in /usr/sbin, which a user's PATH may lack. */
+export const HAPROXY = '/usr/sbin/haproxy';
 /** Every process group this module started, for `killAll`. */
 const groups = new Set<number>();
 
@@ -155,16 +157,19 @@ export async function startHaproxy(
       backend,
     ].join('\n'),
   );
-  const child = spawn('/usr/sbin/haproxy', ['-f', cfg, '-db'], {
+  const child = spawn(HAPROXY, ['-f', cfg, '-db'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });
-  groups.add(child.pid!);
   let stderr = '';
+  // A spawn that fails (ENOENT) says so through the wait below, not as an uncaught 'error' event.
+  child.on('error', (err) => (stderr += `${err.message}\n`));
+  if (child.pid !== undefined) groups.add(child.pid);
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   // Ready when every replica answers /readyz through it (round robin: one probe per replica).
   await waitFor(`HAProxy on port ${port} (stderr: ${stderr.slice(-300)})`, async () => {
-    if (child.exitCode !== null) throw new Error(`haproxy exited ${child.exitCode}: ${stderr}`);
+    if (child.exitCode !== null || child.pid === undefined)
+      throw new Error(`haproxy exited ${child.exitCode}: ${stderr}`);
     const codes = await Promise.all(
       replicas.map(() =>
         get(`http://127.0.0.1:${port}/readyz`).then(

@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argsDigest, openStore, type Store } from '../../src/gateway/index.js';
 import { createDatabase, PG_RUN_URL } from '../../src/store/test-engines.js';
 import { startTcpProxy, type TcpProxy } from '../fixtures/tcp-proxy.js';
+import { hasSystem, program } from '../system-needs.js';
 import { tempDir } from './helpers.js';
 import {
   CallLoad,
   carte,
   freePort,
+  HAPROXY,
   get,
   killAll,
   sleep,
@@ -75,190 +77,195 @@ function callRest(r: Replica, key: string, args: object, secret = token): Promis
   });
 }
 
-describe.skipIf(PG_RUN_URL === '')('a team: three replicas behind HAProxy on one PostgreSQL', () => {
-  beforeAll(async () => {
-    directUrl = await createDatabase();
-    const target = new URL(directUrl);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(directUrl);
-    viaProxy.port = String(proxy.port);
-    // Five connections each: three replicas stay far under max_connections beside the other test files.
-    viaProxy.searchParams.set('pool', '5');
-    const config = writeTeamConfig(tmp.dir);
-    // The CLI (tokens, sync, approvals) talks to the database directly: only the replicas lose it.
-    env = { CARTE_CONFIG: config, CARTE_DATA_DIR: join(tmp.dir, 'cli'), CARTE_DATABASE_URL: directUrl };
-    const sync = await carte(['sync'], env);
-    expect(sync.code, sync.stderr).toBe(0);
-    token = (await createToken('load')).secret;
-    replicas = await Promise.all(
-      ['r1', 'r2', 'r3'].map((name) => {
-        const dataDir = join(tmp.dir, name);
-        mkdirSync(dataDir);
-        return startReplica(name, { config, dataDir, databaseUrl: viaProxy.toString() });
-      }),
-    );
-    const port = await freePort();
-    haproxy = await startHaproxy(tmp.dir, port, replicas);
-    lb = `http://127.0.0.1:${port}`;
-    store = await openStore(directUrl);
-  }, 180_000);
+const hasHaproxy = hasSystem(import.meta.url, program(HAPROXY, 'haproxy'));
 
-  afterAll(async () => {
-    killAll();
-    await store?.close();
-    await proxy?.close();
-    tmp.cleanup();
-  });
-
-  describe('16 sessions calling while a replica is SIGKILLed', () => {
-    let load: CallLoad;
-    let killedAt: number;
-
-    it('every session gets answers through HAProxy', async () => {
-      load = new CallLoad({ url: lb, token, count: SESSIONS, tag: 'kill' });
-      await waitFor('every session to get 5 answers', () => load.everyClientAnswered(5, 0), 90_000);
-      expect(load.failures, `HAProxy said: ${haproxy.stderr()}`).toEqual([]);
-    }, 120_000);
-
-    it('the other replicas keep answering; sessions of the dead one start again and go on', async () => {
-      killedAt = Date.now();
-      replicas[0]!.child.kill('SIGKILL');
-      await waitFor(
-        'every session to get 5 answers after the kill',
-        () => load.everyClientAnswered(5, killedAt),
-        120_000,
+describe.skipIf(PG_RUN_URL === '' || !hasHaproxy)(
+  'a team: three replicas behind HAProxy on one PostgreSQL',
+  () => {
+    beforeAll(async () => {
+      directUrl = await createDatabase();
+      const target = new URL(directUrl);
+      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      const viaProxy = new URL(directUrl);
+      viaProxy.port = String(proxy.port);
+      // Five connections each: three replicas stay far under max_connections beside the other test files.
+      viaProxy.searchParams.set('pool', '5');
+      const config = writeTeamConfig(tmp.dir);
+      // The CLI (tokens, sync, approvals) talks to the database directly: only the replicas lose it.
+      env = { CARTE_CONFIG: config, CARTE_DATA_DIR: join(tmp.dir, 'cli'), CARTE_DATABASE_URL: directUrl };
+      const sync = await carte(['sync'], env);
+      expect(sync.code, sync.stderr).toBe(0);
+      token = (await createToken('load')).secret;
+      replicas = await Promise.all(
+        ['r1', 'r2', 'r3'].map((name) => {
+          const dataDir = join(tmp.dir, name);
+          mkdirSync(dataDir);
+          return startReplica(name, { config, dataDir, databaseUrl: viaProxy.toString() });
+        }),
       );
-      expect(survivors().every((r) => r.alive())).toBe(true);
-      expect(haproxy.child.exitCode).toBeNull();
-      // Some sessions lived on the killed replica (round robin over three): once HAProxy drained
-      // it, their requests landed on another replica, which answered 404; they started again.
-      expect(load.failures.map((f) => f.kind)).toContain('http 404');
-      expect(load.failures.filter((f) => f.at < killedAt)).toEqual([]);
-    }, 150_000);
+      const port = await freePort();
+      haproxy = await startHaproxy(tmp.dir, port, replicas);
+      lb = `http://127.0.0.1:${port}`;
+      store = await openStore(directUrl);
+    }, 180_000);
 
-    it('a token revoked through the CLI is refused by every surviving replica', async () => {
-      const doomed = await createToken('doomed');
-      for (const r of survivors())
-        expect((await get(`${r.base}/api/v1/me`, { headers: bearer(doomed.secret) })).status).toBe(200);
-      const revoke = await carte(['token', 'revoke', doomed.id], env);
-      expect(revoke.code, revoke.stderr).toBe(0);
-      const refused = async (r: Replica) =>
-        (await get(`${r.base}/api/v1/me`, { headers: bearer(doomed.secret) })).status === 401;
-      for (const r of survivors())
-        await waitFor(`${r.name} to refuse the revoked token`, () => refused(r), HEARD_WITHIN_MS);
-      // Through HAProxy too.
-      expect((await get(`${lb}/api/v1/me`, { headers: bearer(doomed.secret) })).status).toBe(401);
-    }, 60_000);
+    afterAll(async () => {
+      killAll();
+      await store?.close();
+      await proxy?.close();
+      tmp.cleanup();
+    });
 
-    it('a tool approved from quarantine through the CLI becomes searchable and callable on every surviving replica', async () => {
-      const hasWeather = async (r: Replica) =>
-        keysOf(await search(r, 'weather city')).includes('p/get_weather');
-      for (const r of survivors()) {
-        expect(await hasWeather(r)).toBe(false);
-        expect((await callRest(r, 'p/get_weather', { city: 'Oslo' })).status).not.toBe(200);
-      }
-      const approve = await carte(['approve', 'p/get_weather'], env);
-      expect(approve.code, approve.stderr).toBe(0);
-      const audit = await carte(['audit', 'export', '--tool', 'p/get_weather'], env);
-      expect(audit.stdout).toMatch(
-        /"detail":"quarantine release p\/get_weather \(\w+\): pinned to \w{12}; by the CLI"/,
-      );
-      for (const r of survivors()) {
-        await waitFor(`${r.name} to list the approved tool`, () => hasWeather(r), HEARD_WITHIN_MS);
+    describe('16 sessions calling while a replica is SIGKILLed', () => {
+      let load: CallLoad;
+      let killedAt: number;
+
+      it('every session gets answers through HAProxy', async () => {
+        load = new CallLoad({ url: lb, token, count: SESSIONS, tag: 'kill' });
+        await waitFor('every session to get 5 answers', () => load.everyClientAnswered(5, 0), 90_000);
+        expect(load.failures, `HAProxy said: ${haproxy.stderr()}`).toEqual([]);
+      }, 120_000);
+
+      it('the other replicas keep answering; sessions of the dead one start again and go on', async () => {
+        killedAt = Date.now();
+        replicas[0]!.child.kill('SIGKILL');
         await waitFor(
-          `${r.name} to run the approved tool`,
-          async () => (await callRest(r, 'p/get_weather', { city: 'Oslo' })).status === 200,
-          HEARD_WITHIN_MS,
+          'every session to get 5 answers after the kill',
+          () => load.everyClientAnswered(5, killedAt),
+          120_000,
         );
-      }
-      // Past the usage prior's cap (20 calls), so its relevance no longer moves with each read (below).
-      for (let i = 0; i < 24; i++) {
-        const res = await callRest(survivors()[i % 2]!, 'p/get_weather', { city: `c${i}` });
-        expect(await res.json()).toMatchObject({ content: [{ type: 'text', text: 'get_weather called' }] });
-      }
-    }, 60_000);
+        expect(survivors().every((r) => r.alive())).toBe(true);
+        expect(haproxy.child.exitCode).toBeNull();
+        // Some sessions lived on the killed replica (round robin over three): once HAProxy drained
+        // it, their requests landed on another replica, which answered 404; they started again.
+        expect(load.failures.map((f) => f.kind)).toContain('http 404');
+        expect(load.failures.filter((f) => f.at < killedAt)).toEqual([]);
+      }, 150_000);
 
-    it('every call that reached its client has its audit row, finished ok', async () => {
-      await load.stop();
-      console.log(
-        `team: ${load.acks.length} calls answered, ${load.failures.length} failed around the kill: ${summary(load.failures.map((f) => f.kind))}`,
-      );
-      await expectAuditRows(load.acks);
-    }, 60_000);
+      it('a token revoked through the CLI is refused by every surviving replica', async () => {
+        const doomed = await createToken('doomed');
+        for (const r of survivors())
+          expect((await get(`${r.base}/api/v1/me`, { headers: bearer(doomed.secret) })).status).toBe(200);
+        const revoke = await carte(['token', 'revoke', doomed.id], env);
+        expect(revoke.code, revoke.stderr).toBe(0);
+        const refused = async (r: Replica) =>
+          (await get(`${r.base}/api/v1/me`, { headers: bearer(doomed.secret) })).status === 401;
+        for (const r of survivors())
+          await waitFor(`${r.name} to refuse the revoked token`, () => refused(r), HEARD_WITHIN_MS);
+        // Through HAProxy too.
+        expect((await get(`${lb}/api/v1/me`, { headers: bearer(doomed.secret) })).status).toBe(401);
+      }, 60_000);
 
-    it('the surviving replicas give equal search answers', async () => {
-      // Each replica reads the usage prior at most every 30 s (HOT_REFRESH_MS): poll until both have read it since the load stopped.
-      for (const q of ['echo a message', 'weather city', 'add two numbers', 'read a file', 'time']) {
-        let answers: unknown[] = [];
+      it('a tool approved from quarantine through the CLI becomes searchable and callable on every surviving replica', async () => {
+        const hasWeather = async (r: Replica) =>
+          keysOf(await search(r, 'weather city')).includes('p/get_weather');
+        for (const r of survivors()) {
+          expect(await hasWeather(r)).toBe(false);
+          expect((await callRest(r, 'p/get_weather', { city: 'Oslo' })).status).not.toBe(200);
+        }
+        const approve = await carte(['approve', 'p/get_weather'], env);
+        expect(approve.code, approve.stderr).toBe(0);
+        const audit = await carte(['audit', 'export', '--tool', 'p/get_weather'], env);
+        expect(audit.stdout).toMatch(
+          /"detail":"quarantine release p\/get_weather \(\w+\): pinned to \w{12}; by the CLI"/,
+        );
+        for (const r of survivors()) {
+          await waitFor(`${r.name} to list the approved tool`, () => hasWeather(r), HEARD_WITHIN_MS);
+          await waitFor(
+            `${r.name} to run the approved tool`,
+            async () => (await callRest(r, 'p/get_weather', { city: 'Oslo' })).status === 200,
+            HEARD_WITHIN_MS,
+          );
+        }
+        // Past the usage prior's cap (20 calls), so its relevance no longer moves with each read (below).
+        for (let i = 0; i < 24; i++) {
+          const res = await callRest(survivors()[i % 2]!, 'p/get_weather', { city: `c${i}` });
+          expect(await res.json()).toMatchObject({ content: [{ type: 'text', text: 'get_weather called' }] });
+        }
+      }, 60_000);
+
+      it('every call that reached its client has its audit row, finished ok', async () => {
+        await load.stop();
+        console.log(
+          `team: ${load.acks.length} calls answered, ${load.failures.length} failed around the kill: ${summary(load.failures.map((f) => f.kind))}`,
+        );
+        await expectAuditRows(load.acks);
+      }, 60_000);
+
+      it('the surviving replicas give equal search answers', async () => {
+        // Each replica reads the usage prior at most every 30 s (HOT_REFRESH_MS): poll until both have read it since the load stopped.
+        for (const q of ['echo a message', 'weather city', 'add two numbers', 'read a file', 'time']) {
+          let answers: unknown[] = [];
+          await waitFor(
+            `equal answers to ${JSON.stringify(q)}: ${JSON.stringify(answers)}`,
+            async () => {
+              answers = await Promise.all(survivors().map((r) => search(r, q)));
+              return JSON.stringify(answers[0]) === JSON.stringify(answers[1]);
+            },
+            90_000,
+          );
+          expect((answers[0] as unknown[]).length).toBeGreaterThan(0);
+        }
+      }, 300_000);
+    });
+
+    describe('PostgreSQL away for 5 s under load', () => {
+      it('refuses calls with store_unavailable and /readyz 503, goes on searching, and resumes without a restart', async () => {
+        const load = new CallLoad({ url: lb, token, count: SESSIONS, tag: 'outage' });
+        await waitFor('every session to get 3 answers', () => load.everyClientAnswered(3, 0), 90_000);
+        const pids = survivors().map((r) => r.child.pid);
+        const queries: string[] = [];
+        const cutAt = Date.now();
+        proxy.cut();
+        const probes = Promise.all(survivors().map((r) => probeOutage(r, queries)));
+        await Promise.all([probes, sleep(OUTAGE_MS)]);
+        const restoredAt = Date.now();
+        proxy.restore();
+        outage = [cutAt, restoredAt];
+        for (const r of survivors())
+          await waitFor(
+            `${r.name} to be ready again`,
+            async () => (await get(`${r.base}/readyz`)).status === 200,
+            60_000,
+          );
         await waitFor(
-          `equal answers to ${JSON.stringify(q)}: ${JSON.stringify(answers)}`,
+          'every session to get 3 answers after the outage',
+          () => load.everyClientAnswered(3, restoredAt),
+          120_000,
+        );
+        await load.stop();
+        // The same processes: nothing restarted.
+        expect(survivors().every((r) => r.alive())).toBe(true);
+        expect(survivors().map((r) => r.child.pid)).toEqual(pids);
+        // Under load through HAProxy, failures were refusals: a 503 (Carte's, or HAProxy's while every
+        // replica was drained) or store_unavailable; or a 404 when a session stuck to a replica still
+        // drained went to one that came back first (the client starts again, as the protocol says).
+        // Never a hang (a call's deadline is 20 s) or another error.
+        const during = load.failures.filter((f) => f.at >= cutAt);
+        console.log(
+          `team: ${during.length} calls refused in the outage: ${summary(during.map((f) => f.kind))}`,
+        );
+        expect(during.length).toBeGreaterThan(0);
+        expect(load.failures.filter((f) => f.at < cutAt)).toEqual([]);
+        for (const f of during)
+          expect(f.kind).toMatch(/^(http 503|tool_error store_unavailable|http 404|connect: http 503)$/);
+        await expectAuditRows(load.acks);
+        // The searches answered during the outage were held, and written once the store was back.
+        const digests = new Set(queries.map((q) => argsDigest(JSON.stringify(q))));
+        expect(digests.size).toBe(queries.length);
+        await waitFor(
+          'the audit rows of the searches made during the outage',
           async () => {
-            answers = await Promise.all(survivors().map((r) => search(r, q)));
-            return JSON.stringify(answers[0]) === JSON.stringify(answers[1]);
+            const rows = await store.activity.audit({ kinds: ['search'], since: cutAt - 1_000 });
+            const written = new Set(rows.filter((r) => r.outcome === 'ok').map((r) => r.detail));
+            return [...digests].every((d) => written.has(d));
           },
-          90_000,
+          30_000,
         );
-        expect((answers[0] as unknown[]).length).toBeGreaterThan(0);
-      }
-    }, 300_000);
-  });
-
-  describe('PostgreSQL away for 5 s under load', () => {
-    it('refuses calls with store_unavailable and /readyz 503, goes on searching, and resumes without a restart', async () => {
-      const load = new CallLoad({ url: lb, token, count: SESSIONS, tag: 'outage' });
-      await waitFor('every session to get 3 answers', () => load.everyClientAnswered(3, 0), 90_000);
-      const pids = survivors().map((r) => r.child.pid);
-      const queries: string[] = [];
-      const cutAt = Date.now();
-      proxy.cut();
-      const probes = Promise.all(survivors().map((r) => probeOutage(r, queries)));
-      await Promise.all([probes, sleep(OUTAGE_MS)]);
-      const restoredAt = Date.now();
-      proxy.restore();
-      outage = [cutAt, restoredAt];
-      for (const r of survivors())
-        await waitFor(
-          `${r.name} to be ready again`,
-          async () => (await get(`${r.base}/readyz`)).status === 200,
-          60_000,
-        );
-      await waitFor(
-        'every session to get 3 answers after the outage',
-        () => load.everyClientAnswered(3, restoredAt),
-        120_000,
-      );
-      await load.stop();
-      // The same processes: nothing restarted.
-      expect(survivors().every((r) => r.alive())).toBe(true);
-      expect(survivors().map((r) => r.child.pid)).toEqual(pids);
-      // Under load through HAProxy, failures were refusals: a 503 (Carte's, or HAProxy's while every
-      // replica was drained) or store_unavailable; or a 404 when a session stuck to a replica still
-      // drained went to one that came back first (the client starts again, as the protocol says).
-      // Never a hang (a call's deadline is 20 s) or another error.
-      const during = load.failures.filter((f) => f.at >= cutAt);
-      console.log(
-        `team: ${during.length} calls refused in the outage: ${summary(during.map((f) => f.kind))}`,
-      );
-      expect(during.length).toBeGreaterThan(0);
-      expect(load.failures.filter((f) => f.at < cutAt)).toEqual([]);
-      for (const f of during)
-        expect(f.kind).toMatch(/^(http 503|tool_error store_unavailable|http 404|connect: http 503)$/);
-      await expectAuditRows(load.acks);
-      // The searches answered during the outage were held, and written once the store was back.
-      const digests = new Set(queries.map((q) => argsDigest(JSON.stringify(q))));
-      expect(digests.size).toBe(queries.length);
-      await waitFor(
-        'the audit rows of the searches made during the outage',
-        async () => {
-          const rows = await store.activity.audit({ kinds: ['search'], since: cutAt - 1_000 });
-          const written = new Set(rows.filter((r) => r.outcome === 'ok').map((r) => r.detail));
-          return [...digests].every((d) => written.has(d));
-        },
-        30_000,
-      );
-    }, 400_000);
-  });
-});
+      }, 400_000);
+    });
+  },
+);
 
 /**
  * While the database is away, on one replica: /readyz answers 503, a call is refused with 503

@@ -11,6 +11,7 @@ import {
   stopSteps,
   writtenByCarte,
 } from './service-file.js';
+import { hasSystem, program } from '../../../test/system-needs.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'carte-service-file-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -51,6 +52,14 @@ describe('serviceFile', () => {
   });
 });
 
+// Outside tools read what Carte writes: systemd's own verifier, libxml2's xmllint, Python's plistlib.
+const hasSystemd = hasSystem(import.meta.url, program('systemd-analyze', 'systemd'));
+const hasPlistTools = hasSystem(
+  import.meta.url,
+  program('xmllint', 'libxml2-utils'),
+  program('python3', 'python3'),
+);
+
 describe('the systemd unit', () => {
   /** `systemd-analyze verify` of the unit in a user unit dir; it needs a runtime dir, not a bus. */
   function verify(text: string): { status: number | null; stderr: string } {
@@ -64,7 +73,7 @@ describe('the systemd unit', () => {
     return { status: r.status, stderr: r.stderr };
   }
 
-  it('passes systemd-analyze verify, and carries the mark and the command line', () => {
+  it.skipIf(!hasSystemd)('passes systemd-analyze verify, and carries the mark and the command line', () => {
     const file = serviceFile(linux, command);
     const text = renderService(file, { ...command, command: process.execPath }, { PATH: '/usr/bin:/bin' });
     expect(verify(text)).toEqual({ status: 0, stderr: '' });
@@ -73,28 +82,31 @@ describe('the systemd unit', () => {
     expect(text).toContain('\nEnvironment=PATH=/usr/bin:/bin\n');
   });
 
-  it('quotes and escapes paths with a space, %, $ and quotes so systemd reads them back', () => {
-    // systemd checks that ExecStart's program exists: it must read this path back exactly.
-    const dir = join(tmp, 'node dir 50% $HOME');
-    mkdirSync(dir);
-    symlinkSync(process.execPath, join(dir, 'node'));
-    const file = serviceFile(linux, command);
-    const bin = '/app/"quoted" 5% $HOME/carte.js';
-    const text = renderService(
-      file,
-      { command: join(dir, 'node'), args: [bin, 'serve'] },
-      { PATH: '/a b:/c%d' },
-    );
-    expect(verify(text)).toEqual({ status: 0, stderr: '' });
-    // The program is not expanded, its arguments are: `$` is doubled in these only.
-    expect(text).toContain(
-      `\nExecStart="${tmp}/node dir 50%% $HOME/node" "/app/\\"quoted\\" 5%% $$HOME/carte.js" serve\n`,
-    );
-    expect(text).toContain('\nEnvironment="PATH=/a b:/c%%d"\n');
-    // The check is real: a program that is not there fails it.
-    const missing = renderService(file, { ...command, command: '/nowhere/node' }, { PATH: '/bin' });
-    expect(verify(missing).status).not.toBe(0);
-  });
+  it.skipIf(!hasSystemd)(
+    'quotes and escapes paths with a space, %, $ and quotes so systemd reads them back',
+    () => {
+      // systemd checks that ExecStart's program exists: it must read this path back exactly.
+      const dir = join(tmp, 'node dir 50% $HOME');
+      mkdirSync(dir);
+      symlinkSync(process.execPath, join(dir, 'node'));
+      const file = serviceFile(linux, command);
+      const bin = '/app/"quoted" 5% $HOME/carte.js';
+      const text = renderService(
+        file,
+        { command: join(dir, 'node'), args: [bin, 'serve'] },
+        { PATH: '/a b:/c%d' },
+      );
+      expect(verify(text)).toEqual({ status: 0, stderr: '' });
+      // The program is not expanded, its arguments are: `$` is doubled in these only.
+      expect(text).toContain(
+        `\nExecStart="${tmp}/node dir 50%% $HOME/node" "/app/\\"quoted\\" 5%% $$HOME/carte.js" serve\n`,
+      );
+      expect(text).toContain('\nEnvironment="PATH=/a b:/c%%d"\n');
+      // The check is real: a program that is not there fails it.
+      const missing = renderService(file, { ...command, command: '/nowhere/node' }, { PATH: '/bin' });
+      expect(verify(missing).status).not.toBe(0);
+    },
+  );
 
   it('refuses a program path systemd will not run (a quote or a backslash), naming it', () => {
     const file = serviceFile(linux, command);
@@ -123,28 +135,31 @@ describe('the launchd agent', () => {
   const file = serviceFile(mac, command);
   const text = renderService(file, { command: '/usr/local/bin/node', args }, { PATH: '/usr/local/bin:<x>' });
 
-  it('is well-formed XML (xmllint) and a plist whose ProgramArguments are the command line (plistlib)', () => {
-    const path = join(tmp, 'dev.carte.serve.plist');
-    writeFileSync(path, text);
-    const lint = spawnSync('xmllint', ['--noout', path], { encoding: 'utf8' });
-    expect(lint.stderr).toBe('');
-    expect(lint.status).toBe(0);
-    const read = spawnSync(
-      'python3',
-      ['-c', 'import json, plistlib, sys; print(json.dumps(plistlib.load(open(sys.argv[1], "rb"))))', path],
-      { encoding: 'utf8' },
-    );
-    expect(read.stderr).toBe('');
-    expect(JSON.parse(read.stdout)).toEqual({
-      Label: 'dev.carte.serve',
-      ProgramArguments: ['/usr/local/bin/node', ...args],
-      EnvironmentVariables: { PATH: '/usr/local/bin:<x>' },
-      RunAtLoad: true,
-      KeepAlive: { SuccessfulExit: false },
-      StandardErrorPath: '/Users/u/Library/Logs/carte.log',
-    });
-    expect(writtenByCarte(text)).toBe(true);
-  });
+  it.skipIf(!hasPlistTools)(
+    'is well-formed XML (xmllint) and a plist whose ProgramArguments are the command line (plistlib)',
+    () => {
+      const path = join(tmp, 'dev.carte.serve.plist');
+      writeFileSync(path, text);
+      const lint = spawnSync('xmllint', ['--noout', path], { encoding: 'utf8' });
+      expect(lint.stderr).toBe('');
+      expect(lint.status).toBe(0);
+      const read = spawnSync(
+        'python3',
+        ['-c', 'import json, plistlib, sys; print(json.dumps(plistlib.load(open(sys.argv[1], "rb"))))', path],
+        { encoding: 'utf8' },
+      );
+      expect(read.stderr).toBe('');
+      expect(JSON.parse(read.stdout)).toEqual({
+        Label: 'dev.carte.serve',
+        ProgramArguments: ['/usr/local/bin/node', ...args],
+        EnvironmentVariables: { PATH: '/usr/local/bin:<x>' },
+        RunAtLoad: true,
+        KeepAlive: { SuccessfulExit: false },
+        StandardErrorPath: '/Users/u/Library/Logs/carte.log',
+      });
+      expect(writtenByCarte(text)).toBe(true);
+    },
+  );
 
   it('start and stop steps, as printed', () => {
     expect(formatSteps(startSteps(file, false))).toBe(

@@ -31,7 +31,7 @@ export class GatewaySearch {
     const { audit, searches } = this.parts;
     return audited(audit, ctx, { kind: 'search', detail: JSON.stringify(query) }, () => {
       const { text, options, call } = this.plan(ctx, query, req);
-      return this.results(ctx, searches.main.lexical(text, options, call));
+      return this.results(ctx, searches.main.lexical(text, options, call), text);
     });
   }
 
@@ -50,7 +50,7 @@ export class GatewaySearch {
       await view.prepare(); // the index, from its stored snapshot when one matches
       const { text, options, call } = this.plan(ctx, query, req);
       const { hits, meta } = await searches.of(project).search(text, options, { ...req, ...call });
-      const results = this.results(ctx, hits);
+      const results = this.results(ctx, hits, text);
       if (req.maxTokens === undefined) return { results, meta };
       return { ...(await fitResults(results, req.maxTokens)), meta };
     });
@@ -69,10 +69,14 @@ export class GatewaySearch {
     return { ...plan, call };
   }
 
-  /** The hits with the project's usage prior applied, as results. */
-  private results(ctx: CallerContext, hits: readonly SearchHit[]): SearchResult[] {
+  /**
+   * The hits with the project's usage prior applied, as results. A query of filters only is a
+   * listing by server and name, cut at the limit before the prior could see the rest: no prior.
+   */
+  private results(ctx: CallerContext, hits: readonly SearchHit[], text: string | string[]): SearchResult[] {
     const { policies, view, hotList } = this.parts;
-    const ranked = applyUsagePrior(hits, hotList.usage(policies.project(ctx).id));
+    const listing = (typeof text === 'string' ? [text] : text).every((q) => q.trim() === '');
+    const ranked = listing ? hits : applyUsagePrior(hits, hotList.usage(policies.project(ctx).id));
     return toResults(ranked, (key) => view.row(key));
   }
 }

@@ -65,10 +65,12 @@ interface RerankPlan {
   textOf: (row: ToolSearchRow) => string;
 }
 
-/** The one query of a search, or undefined for a multi-step search (its merged ranking keeps each step's slots). */
+/**
+ * The one query of a search, or undefined for a multi-step search (its merged ranking keeps each
+ * step's slots) and for none (a query of filters only lists what they select: nothing to rerank).
+ */
 function singleQuery(text: string | string[]): string | undefined {
-  if (typeof text === 'string') return text;
-  const steps = text.filter((q) => q.trim() !== '');
+  const steps = (typeof text === 'string' ? [text] : text).filter((q) => q.trim() !== '');
   return steps.length === 1 ? steps[0] : undefined;
 }
 

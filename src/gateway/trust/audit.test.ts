@@ -71,13 +71,39 @@ describe('AuditLog.call', () => {
     await expect(
       audit.call(localCaller('p'), { ...target, args: {} }, () => Promise.reject(bug)),
     ).rejects.toBe(bug);
-    expect((await store.activity.audit()).map((r) => [r.outcome, r.resultBytes === null, r.tokenId])).toEqual(
-      [
-        ['internal', true, null],
-        ['timeout', true, null],
-        ['tool_error', false, null],
-      ],
+    expect(
+      (await store.activity.audit()).map((r) => [r.outcome, r.resultBytes === null, r.tokenId, r.detail]),
+    ).toEqual([
+      ['internal', true, null, 'internal error (a bug): x is undefined'],
+      ['timeout', true, null, 'too slow'],
+      ['tool_error', false, null, null], // the tool's own answer is its result: never kept
+    ]);
+    await store.close();
+  });
+
+  it.each([
+    [
+      'digest',
+      'server "github" answered with error -32602 (its text is kept under audit.arguments: redacted)',
+    ],
+    ['redacted', `server "github" answered tools/call with error -32602: no such repo, token [redacted]`],
+  ] as const)("keeps a failed call's message (arguments: %s), secrets redacted", async (mode, detail) => {
+    const { store, audit } = await setup(mode);
+    // An upstream's own error text may repeat an argument (here a token).
+    const upstream = new CarteError(
+      'upstream_error',
+      `server "github" answered tools/call with error -32602: no such repo, token ${GHP}`,
+      { details: { upstreamCode: -32602 } },
     );
+    const denied = new CarteError('denied', `"github/search_issues" needs approval; token ${GHP}`);
+    for (const err of [upstream, denied])
+      await expect(audit.call(TOKEN_CTX, { ...target, args: {} }, () => Promise.reject(err))).rejects.toBe(
+        err,
+      );
+    expect((await store.activity.audit()).map((r) => [r.outcome, r.detail])).toEqual([
+      ['denied', '"github/search_issues" needs approval; token [redacted]'],
+      ['upstream_error', detail],
+    ]);
     await store.close();
   });
 

@@ -129,8 +129,9 @@ export class AuditLog {
     try {
       result = await run(id);
     } catch (err) {
-      const end = { outcome: toCarteError(err).code, durationMs: performance.now() - start };
-      await this.finish(id, target.key, end);
+      const failure = toCarteError(err);
+      const end = { outcome: failure.code, durationMs: performance.now() - start };
+      await this.finish(id, target.key, { ...end, detail: this.failureDetail(failure, server) });
       this.notify({ kind, key, server, ...end });
       throw err;
     }
@@ -236,7 +237,7 @@ export class AuditLog {
   private async finish(
     id: number,
     key: string,
-    end: { outcome: ActivityOutcome; durationMs: number; resultBytes?: number },
+    end: { outcome: ActivityOutcome; durationMs: number; resultBytes?: number; detail?: string },
   ): Promise<void> {
     try {
       if (!(await this.store.activity.finishGrouped(id, end)))
@@ -267,6 +268,18 @@ export class AuditLog {
     return this.opts.arguments === 'redacted'
       ? { argsDigest: digest, args: JSON.stringify(redact(value)) }
       : { argsDigest: digest };
+  }
+
+  /**
+   * A failed call's `detail`: the message its caller got, redacted as every detail. An upstream's
+   * own error text may repeat an argument: under `arguments: digest` only its code is kept. A
+   * tool's own error answer (tool_error) is its result, which the audit never keeps.
+   */
+  private failureDetail(failure: CarteError, server: string): string {
+    const code = failure.details?.upstreamCode;
+    if (typeof code === 'number' && this.opts.arguments === 'digest')
+      return `server "${server}" answered with error ${code} (its text is kept under audit.arguments: redacted)`;
+    return redactText(failure.message);
   }
 
   /** A search's query is private to its caller: its digest, or redacted text when arguments are kept. */

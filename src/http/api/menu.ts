@@ -7,6 +7,12 @@ import type { HttpDeps, HttpEnv } from '../shared/types.js';
 import { callerOf } from './context.js';
 import { AUTH_ERRORS, errors, json, ToolSummarySchema } from './schemas.js';
 
+/**
+ * The menu routes read the menu for a page (the web menu's home, a category, the servers): no
+ * `browse` audit row, which records an agent's browse_tools (docs/security.md, "Audit log").
+ */
+export const NOT_AUDITED = { audit: false } as const;
+
 const hot = createRoute({
   method: 'get',
   path: '/hot',
@@ -68,10 +74,10 @@ const tools = createRoute({
 
 export function registerMenu(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
   app.openapi(hot, async (c) =>
-    c.json({ tools: menu(await deps.gateway.browseTools(callerOf(c), {})).hot }, 200),
+    c.json({ tools: menu(await deps.gateway.browseTools(callerOf(c), {}, NOT_AUDITED)).hot }, 200),
   );
   app.openapi(categories, async (c) => {
-    const answer = menu(await deps.gateway.browseTools(callerOf(c), {}));
+    const answer = menu(await deps.gateway.browseTools(callerOf(c), {}, NOT_AUDITED));
     const list = answer.categories.map((k) => ({
       id: k.id,
       label: k.label,
@@ -90,7 +96,7 @@ export function registerMenu(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
       ...(server ? { server } : {}),
       ...(cursor ? { cursor } : {}),
     };
-    const p = page(await deps.gateway.browseTools(callerOf(c), req));
+    const p = page(await deps.gateway.browseTools(callerOf(c), req, NOT_AUDITED));
     const { tools: list, total, offset, nextCursor, usable, reason } = p;
     return c.json({ tools: list, total, offset, nextCursor, usable, reason }, 200);
   });

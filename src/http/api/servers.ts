@@ -7,7 +7,7 @@ import { CarteError, quote } from '../../errors.js';
 import { requireScope, scopeAllows, type CallerContext, type ServerSummary } from '../../gateway/index.js';
 import type { HttpDeps, HttpEnv } from '../shared/types.js';
 import { callerOf } from './context.js';
-import { menu } from './menu.js';
+import { menu, NOT_AUDITED } from './menu.js';
 import { AUTH_ERRORS, errors, json } from './schemas.js';
 
 const ServerSchema = z
@@ -75,7 +75,7 @@ const refresh = createRoute({
 export function registerServers(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
   app.openapi(list, async (c) => {
     const caller = callerOf(c);
-    const seen = menu(await deps.gateway.browseTools(caller, {})).servers ?? [];
+    const seen = menu(await deps.gateway.browseTools(caller, {}, NOT_AUDITED)).servers ?? [];
     const ops = operatorView(deps, caller);
     const servers = seen.map((s) => {
       const o = ops?.get(s.id);
@@ -91,7 +91,7 @@ export function registerServers(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void
     const caller = callerOf(c);
     requireScope(caller, 'admin', 'refreshing a server');
     // Another project's server answers exactly like an unknown one (no did-you-mean for either).
-    const seen = menu(await deps.gateway.browseTools(caller, {})).servers ?? [];
+    const seen = menu(await deps.gateway.browseTools(caller, {}, NOT_AUDITED)).servers ?? [];
     if (!seen.some((s) => s.id === id)) throw new CarteError('unknown_server', `unknown server ${quote(id)}`);
     const [report] = await deps.gateway.sync(caller, { server: id });
     return c.json(report!, 200);

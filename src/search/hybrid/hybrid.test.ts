@@ -100,6 +100,17 @@ describe('buildHybridIndex', () => {
     expect(fsOnly.map((h) => h.key)).toEqual(['fs/read_file']);
   });
 
+  it('lists what filters alone select, as the lexical index does, without embedding a query', async () => {
+    const embedder = hashingEmbedder();
+    const index = await buildHybridIndex(DOCS, { embedder });
+    expect(await index.search('', { server: 'fs' })).toEqual([
+      { key: 'fs/read_file', relevance: 1 },
+      { key: 'fs/write_file', relevance: 1 },
+    ]);
+    expect(await index.search('', {})).toEqual([]);
+    expect(embedder.calls).toHaveLength(1);
+  });
+
   it('uses given vectors and refuses a count mismatch with the fix in the message', async () => {
     const embedder = hashingEmbedder();
     const vectors = await embedder.embed(DOCS.map((d) => d.name));

@@ -10,6 +10,7 @@ import { RANKER_DEFAULTS, type RankerOptions } from '../lexical/options.js';
 import {
   aboveMinimum,
   buildRankContext,
+  listSelected,
   planSearch,
   rankCandidates,
   type Candidates,
@@ -76,7 +77,7 @@ export async function buildHybridIndex(
     size: docs.length,
     async search(query, searchOptions = {}) {
       const plan = planSearch(query, searchOptions);
-      if (!plan) return [];
+      if (!plan) return listSelected(docs, allowedBy(searchOptions), searchOptions);
       const rank = { allowed: allowedBy(searchOptions), depth: plan.depth, copyFactor: opts.copyFactor };
       const weight = plan.queries.length > 1 ? opts.stepContext : 0;
       const joined = weight > 0 ? plan.queries.join('\n') : undefined;

@@ -4,7 +4,7 @@ import { buildFilters } from '../query/filter.js';
 import { buildLexicalScorer, type LexicalState } from './lexical-scorer.js';
 import { mergeRankings } from '../rank/merge.js';
 import { RANKER_DEFAULTS, type RankerOptions } from './options.js';
-import { aboveMinimum, buildRankContext, planSearch, rankCandidates } from '../rank/ranking.js';
+import { aboveMinimum, buildRankContext, listSelected, planSearch, rankCandidates } from '../rank/ranking.js';
 import { addStepContext, normaliseCandidates } from '../rank/step-context.js';
 import type { SearchDoc, SearchIndex, SearchOptions } from '../query/types.js';
 
@@ -31,7 +31,7 @@ export function buildSearchIndex(
     lexicalState: scorer.state,
     search(query: string | string[], searchOptions: SearchOptions = {}) {
       const plan = planSearch(query, searchOptions);
-      if (!plan) return [];
+      if (!plan) return listSelected(docs, allowedBy(searchOptions), searchOptions);
       const rank = { allowed: allowedBy(searchOptions), depth: plan.depth, copyFactor: opts.copyFactor };
       const weight = plan.queries.length > 1 ? opts.stepContext : 0;
       const context = weight > 0 ? normaliseCandidates(scorer.score(plan.queries.join('\n'))) : undefined;

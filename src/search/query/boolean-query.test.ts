@@ -99,6 +99,7 @@ const queries = fc.record({
   anyOf: fc.array(fc.array(alt, { minLength: 2, maxLength: 3 }), { maxLength: 2 }),
   exclude: fc.array(word, { maxLength: 1 }),
 });
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const written = (a: Alt) => ('word' in a ? a.word : `"${a.phrase}"`);
 
 describe('boolean queries against a brute-force scan', () => {
@@ -115,7 +116,12 @@ describe('boolean queries against a brute-force scan', () => {
         const idx = buildSearchIndex(catalog);
         const got = idx.search(parsed.query, parsed.options).map((h) => h.key);
         const byKey = new Map(catalog.map((d) => [d.key, d]));
-        const unfiltered = idx.search(parsed.query, { limit: 50 }).map((h) => h.key);
+        // No words but a filter (`-x` alone): a listing of every tool by server then name, filtered
+        // alike; no words and no filter: nothing.
+        const unfiltered =
+          parsed.query.trim() === '' && q.exclude.length > 0
+            ? [...catalog].sort((a, b) => cmp(a.server, b.server) || cmp(a.name, b.name)).map((d) => d.key)
+            : idx.search(parsed.query, { limit: 50 }).map((h) => h.key);
         expect(got).toEqual(unfiltered.filter((k) => oracle(byKey.get(k)!, q)));
       }),
       { numRuns: 300 },

@@ -102,6 +102,33 @@ describe('search features', () => {
     expect(strong.length).toBeLessThan(all.length);
   });
 
+  it.each([
+    ['server:browser', 50, ['browser/click', 'browser/navigate']],
+    ['tag:web', 50, ['browser/click', 'browser/navigate', 'news/get_headlines']],
+    ['category:math', 50, ['calc/calculate']],
+    // By server then name, within the limit; exclusions are filters too.
+    ['tag:web', 2, ['browser/click', 'browser/navigate']],
+    ['-web -page -math', 50, ['docs/excel_read', 'docs/word_to_pdf']],
+    ['server:nope', 50, []],
+  ])(
+    'lists what a query of filters only %j selects (limit %d), each at relevance 1',
+    (q, limit, expected) => {
+      const { query, options } = searchRequest(parseQuery(q), { limit });
+      expect(query).toBe('');
+      const hits = index.search(query, options);
+      expect(hits.map((h) => h.key)).toEqual(expected);
+      expect(hits.every((h) => h.relevance === 1)).toBe(true);
+    },
+  );
+
+  it('lists nothing for an empty query, and nothing for visibility alone (not a filter)', () => {
+    expect(index.search('', { limit: 50 })).toEqual([]);
+    expect(index.search('', { limit: 50, allowKey: () => true })).toEqual([]);
+    // Visibility still applies to a filtered listing.
+    const visible = index.search('', { server: 'browser', allowKey: (k) => k !== 'browser/click' });
+    expect(visible.map((h) => h.key)).toEqual(['browser/navigate']);
+  });
+
   it('runs a parsed query end to end', () => {
     const { query, options } = searchRequest(parseQuery('"the web" -lookup search'));
     expect(keys(query, options).sort()).toEqual([

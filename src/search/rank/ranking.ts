@@ -119,3 +119,29 @@ export function rankCandidates(ctx: RankContext, candidates: Candidates, options
 export function aboveMinimum(hits: RankedHit[], min: number | undefined): RankedHit[] {
   return min === undefined ? hits : hits.filter((h) => h.relevance >= min);
 }
+
+/** Whether `options` select tools by themselves: a filter of the query's, not the caller's visibility. */
+export function selectsTools(options: SearchOptions): boolean {
+  const { server, tags, categories, phrases, exclude, require, anyOf } = options;
+  return server !== undefined || [tags, categories, phrases, exclude, require, anyOf].some((f) => f?.length);
+}
+
+const byServerThenName = (a: SearchDoc, b: SearchDoc): number =>
+  compareText(a.server, b.server) || compareText(a.name, b.name);
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A query of filters only (`server:filesystem`, `tag:web -delete`): the tools they select, by server
+ * then name, each at relevance 1 (no words rank them), within the limit. None when nothing filters:
+ * an empty query lists nothing.
+ */
+export function listSelected(
+  docs: readonly SearchDoc[],
+  allowed: ((i: number) => boolean) | undefined,
+  options: SearchOptions,
+): RankedHit[] {
+  if (!selectsTools(options) || allowed === undefined) return [];
+  const selected = docs.filter((_, i) => allowed(i)).sort(byServerThenName);
+  const hits = selected.slice(0, clampLimit(options.limit)).map((d) => ({ key: d.key, relevance: 1 }));
+  return aboveMinimum(hits, options.minRelevance);
+}

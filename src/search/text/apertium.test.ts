@@ -3,15 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  APERTIUM_BIDIX,
+  APERTIUM_DIR,
   apertiumEntries,
   apertiumTable,
-  findApertium,
   lazyFreedictTranslator,
   prepareGlossFiles,
   transducerPaths,
   useGlossFiles,
   writeApertiumGlossFile,
 } from '../index.js';
+import { dataFile, hasSystem } from '../../../test/system-needs.js';
 
 /**
  * An invented transducer in `lt-print`'s AT&T layout (no Apertium data): each pair is one chain of
@@ -97,7 +99,9 @@ describe('lazyFreedictTranslator with a second Spanish list', () => {
 });
 
 // The file is named by the installed package's version: skipped without apertium-eng-spa.
-describe.skipIf(!findApertium())('lazyFreedictTranslator and the Apertium gloss file', () => {
+const hasBidix = hasSystem(import.meta.url, dataFile(join(APERTIUM_DIR, APERTIUM_BIDIX), 'apertium-eng-spa'));
+
+describe.skipIf(!hasBidix)('lazyFreedictTranslator and the Apertium gloss file', () => {
   it('names Apertium in its id only once the file is built, and glosses with it from then on', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'carte-apertium-id-'));
     useGlossFiles(cache);

@@ -8,7 +8,6 @@ import {
   edictGlossFilePath,
   encodeEucJp,
   entriesOfIndex,
-  findEdict,
   indexEdict,
   isWrittenAs,
   lazyEdictTranslator,
@@ -18,6 +17,7 @@ import {
   writeEdictGlossFile,
   type EdictEntries,
 } from '../index.js';
+import { dataFile, hasSystem } from '../../../test/system-needs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carte-edict-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -108,11 +108,7 @@ describe('EDICT gloss file, made-up entries', () => {
 // The real EDICT file from Debian's `edict` package (.ci/run installs it): every SAMPLE_EVERY-th
 // distinct key of the index, in sorted order (so the file's groups are read once).
 const SAMPLE_EVERY = 10;
-const installed = findEdict() !== undefined;
-if (!installed)
-  console.warn(
-    `SKIPPED: EDICT gloss file equivalence on the real dictionary needs ${EDICT_FILE} (apt-get install edict)`,
-  );
+const installed = hasSystem(import.meta.url, dataFile(EDICT_FILE, 'edict'));
 
 describe.skipIf(!installed)('EDICT gloss file (Debian package installed)', () => {
   it(`reads every ${SAMPLE_EVERY}th key back as the in-memory index gives it`, () => {

@@ -6,6 +6,7 @@ import {
   buildSearchIndex,
   createEdictTranslator,
   dictionaryForms,
+  EDICT_FILE,
   EDICT_TRANSLATOR,
   encodeEucJp,
   entriesOfIndex,
@@ -21,6 +22,7 @@ import {
   type SearchDoc,
   type Translator,
 } from '../index.js';
+import { dataFile, hasSystem } from '../../../test/system-needs.js';
 
 // Made-up entries in EDICT's line format (none is EDICT's own text): the parser, the segmenter and
 // the gloss rule without EDRDG's data.
@@ -232,8 +234,7 @@ describe('withJapanese', () => {
 });
 
 // The real EDICT file from Debian's `edict` package (.ci/run installs it).
-const installed = findEdict() !== undefined;
-if (!installed) console.warn('SKIPPED: EDICT tests need /usr/share/edict/edict (apt-get install edict)');
+const installed = hasSystem(import.meta.url, dataFile(EDICT_FILE, 'edict'));
 
 describe.skipIf(!installed)('EDICT (Debian package installed)', () => {
   it('names its dictionary by its date', () => {

@@ -7,7 +7,6 @@ import {
   buildSearchIndex,
   createFreedictTranslator,
   detectLanguages,
-  findFreedict,
   FREEDICT_LANGUAGES,
   FREEDICT_TRANSLATOR,
   glossWord,
@@ -15,7 +14,8 @@ import {
   onDictionaryProblem,
   type SearchDoc,
 } from '../index.js';
-import { coveringLanguages, type FreedictLanguage } from './freedict.js';
+import { dataFile, hasSystem } from '../../../test/system-needs.js';
+import { coveringLanguages, DICTD_DIR, type FreedictLanguage } from './freedict.js';
 
 /** Made-up dictionaries in FreeDict's entry layout: the translator's logic without FreeDict's data. */
 function dict(entries: Record<string, string[]>) {
@@ -165,11 +165,13 @@ describe('lazyFreedictTranslator', () => {
 });
 
 // The real FreeDict data from Debian's dict-freedict-* packages (.ci/run installs them).
-const installed = Object.keys(findFreedict()).length === FREEDICT_LANGUAGES.length;
-if (!installed)
-  console.warn(
-    'SKIPPED: FreeDict tests need dict-freedict-{spa,deu,fra,por}-eng in /usr/share/dictd (apt-get install)',
-  );
+const installed = hasSystem(
+  import.meta.url,
+  // Each package brings its .index and its .dict.dz together.
+  ...FREEDICT_LANGUAGES.map((lang) =>
+    dataFile(join(DICTD_DIR, `freedict-${lang}-eng.dict.dz`), `dict-freedict-${lang}-eng`),
+  ),
+);
 
 describe.skipIf(!installed)('FreeDict (Debian packages installed)', () => {
   it('names its dictionaries', () => {

@@ -109,6 +109,8 @@ export interface FinishRow {
   outcome: ActivityOutcome;
   durationMs: number;
   resultBytes: number | null;
+  /** A failed call's error message; null keeps the row's. */
+  detail: string | null;
 }
 
 const NAMES = BEGIN_COLUMNS.map(([n]) => n).join(', ');
@@ -123,12 +125,13 @@ function insertSql(first: number): string {
           RETURNING id`;
 }
 
-/** The UPDATE of a group's finishes, its four arrays from parameter `$first` on. */
+/** The UPDATE of a group's finishes, its five arrays from parameter `$first` on. */
 function finishSql(first: number): string {
-  const [id, outcome, ms, bytes] = [0, 1, 2, 3].map((i) => `$${first + i}`);
-  return `UPDATE activity SET outcome = t.outcome, duration_ms = t.duration_ms, result_bytes = t.result_bytes
-          FROM unnest(${id}::bigint[], ${outcome}::text[], ${ms}::float8[], ${bytes}::bigint[])
-               AS t(id, outcome, duration_ms, result_bytes)
+  const [id, outcome, ms, bytes, detail] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
+  return `UPDATE activity SET outcome = t.outcome, duration_ms = t.duration_ms, result_bytes = t.result_bytes,
+                 detail = coalesce(t.detail, activity.detail)
+          FROM unnest(${id}::bigint[], ${outcome}::text[], ${ms}::float8[], ${bytes}::bigint[], ${detail}::text[])
+               AS t(id, outcome, duration_ms, result_bytes, detail)
           WHERE activity.id = t.id AND activity.outcome = 'started'
           RETURNING activity.id`;
 }
@@ -161,6 +164,7 @@ export async function writeTurn(q: Queryable, writes: readonly TurnWrite[]): Pro
     finishes.map((r) => r.outcome),
     finishes.map((r) => r.durationMs),
     finishes.map((r) => r.resultBytes),
+    finishes.map((r) => r.detail),
   ];
   const statement = finishes.length === 0 ? INSERT_GROUP : begins.length === 0 ? FINISH_GROUP : BOTH_GROUP;
   const values =

@@ -36,7 +36,8 @@ const INSERT = {
 };
 const FINISH = {
   name: 'carte_activity_finish',
-  text: `UPDATE activity SET outcome = $1, duration_ms = $2, result_bytes = $3 WHERE id = $4 AND outcome = '${STARTED}'`,
+  text: `UPDATE activity SET outcome = $1, duration_ms = $2, result_bytes = $3, detail = coalesce($5, detail)
+         WHERE id = $4 AND outcome = '${STARTED}'`,
 };
 
 /** Writes counted across the store's repositories (the pool's and a transaction's), for pruning. */
@@ -66,7 +67,7 @@ export class PgActivityRepo implements ActivityContract {
 
   /** Sets a begun row's outcome; false when no such `started` row is left. */
   async finish(id: number, end: FinishedCall): Promise<boolean> {
-    const values = [end.outcome, roundMs(end.durationMs), end.resultBytes ?? null, id];
+    const values = [end.outcome, roundMs(end.durationMs), end.resultBytes ?? null, id, end.detail ?? null];
     return (await changes(this.q, FINISH.text, values, FINISH.name)) === 1;
   }
 
@@ -82,6 +83,7 @@ export class PgActivityRepo implements ActivityContract {
       outcome: end.outcome,
       durationMs: roundMs(end.durationMs),
       resultBytes: end.resultBytes ?? null,
+      detail: end.detail ?? null,
     };
     return (await this.turn.add({ finish })) as boolean;
   }
@@ -95,7 +97,11 @@ export class PgActivityRepo implements ActivityContract {
     (w) =>
       'begin' in w
         ? this.insert(w.begin)
-        : this.finish(w.finish.id, { ...w.finish, resultBytes: w.finish.resultBytes ?? undefined }),
+        : this.finish(w.finish.id, {
+            ...w.finish,
+            resultBytes: w.finish.resultBytes ?? undefined,
+            detail: w.finish.detail ?? undefined,
+          }),
   );
 
   /** Audit rows matching `q`, newest first. */

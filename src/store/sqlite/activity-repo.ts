@@ -61,6 +61,8 @@ export interface FinishedCall {
   outcome: ActivityOutcome;
   durationMs: number;
   resultBytes?: number;
+  /** A failed call's error message, redacted (the `detail` column); kept as it was when absent. */
+  detail?: string;
 }
 
 /** One downstream session's end: what Carte sent against what a full listing would have cost. */
@@ -139,7 +141,8 @@ export class ActivityRepo {
     );
     this.update = prepared(
       db,
-      `UPDATE activity SET outcome = ?, duration_ms = ?, result_bytes = ? WHERE id = ? AND outcome = '${STARTED}'`,
+      `UPDATE activity SET outcome = ?, duration_ms = ?, result_bytes = ?, detail = coalesce(?, detail)
+       WHERE id = ? AND outcome = '${STARTED}'`,
     );
     this.insertSession = prepared(
       db,
@@ -168,6 +171,7 @@ export class ActivityRepo {
       end.outcome,
       roundMs(end.durationMs),
       end.resultBytes ?? null,
+      end.detail ?? null,
       id,
     ).changes;
     return changes === 1;

@@ -104,6 +104,9 @@ function filterForm(f: ActivityFilters, project: string): HTMLFormElement {
 
 function auditItem(r: AuditRow): HTMLElement {
   const tone = r.outcome === 'ok' ? 'ok' : r.outcome === 'started' ? 'neutral' : 'danger';
+  // A failed call's detail is the message its caller got (docs/security.md); a tool's own error
+  // answer (tool_error) is its result, which the audit does not keep.
+  const message = r.kind === 'call' && tone === 'danger' ? r.detail : null;
   return h(
     'li',
     { class: 'audit-row' },
@@ -112,6 +115,7 @@ function auditItem(r: AuditRow): HTMLElement {
     r.key ? h('code', {}, r.key) : r.detail ? h('span', { class: 'muted' }, r.detail) : null,
     badge(r.outcome, tone),
     h('span', { class: 'muted' }, `${Math.round(r.durationMs)} ms · ${r.subject ?? r.tokenId ?? 'local'}`),
+    message ? h('p', { class: 'audit-message' }, message) : null,
   );
 }
 
