@@ -59,6 +59,7 @@ export type {
   CallOutcome,
   CallProgress,
   CallRequest,
+  RequestLog,
   GatewayServer,
   SearchOutcome,
   SearchResult,
