@@ -6,7 +6,7 @@
 // The connection's listens share one event session: a URI is subscribed while one listen at least
 // holds it, and released when the client cancels the last (`notifications/cancelled` naming the
 // listen) or the connection closes.
-import type { Server } from '@modelcontextprotocol/server';
+import { PROTOCOL_VERSION_META_KEY, type Server } from '@modelcontextprotocol/server';
 import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { ERROR_CODES, toCarteError } from '../errors.js';
 import type { CallerContext, DownstreamEvents, Gateway } from '../gateway/index.js';
@@ -100,7 +100,8 @@ export function interceptListens(
       }),
     ));
   transport.onmessage = (message) => {
-    const listen = at.era() === 'legacy' ? undefined : listenMessage(message);
+    // A listen on a 2025-era connection, or with no envelope (the SDK refuses both), is the SDK's.
+    const listen = at.era() === 'legacy' || !claimsEnvelope(message) ? undefined : listenMessage(message);
     if (listen === undefined || listen.uris.length === 0) {
       const cancelled = cancelledId(message);
       if (cancelled !== undefined && holds?.has(cancelled)) holds.close(cancelled);
@@ -132,6 +133,11 @@ export function listenMessage(message: unknown): { id: Id; uris: string[] } | un
   const uris = isObject(filter) ? filter.resourceSubscriptions : undefined;
   const strings = Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string') : [];
   return { id: message.id, uris: strings };
+}
+
+function claimsEnvelope(message: unknown): boolean {
+  const params = isObject(message) ? message.params : undefined;
+  return isObject(params) && isObject(params._meta) && PROTOCOL_VERSION_META_KEY in params._meta;
 }
 
 function cancelledId(message: unknown): Id | undefined {
