@@ -61,6 +61,7 @@ export type {
   CallOutcome,
   CallProgress,
   CallRequest,
+  RequestLog,
   GatewayServer,
   SearchOutcome,
   SearchResult,

@@ -2,7 +2,7 @@ import { CarteError } from '../errors.js';
 import { LOG_LEVELS, type LogLevel } from '../upstream/index.js';
 import type { CallerContext } from './access/context.js';
 import { requireScope, scopeAllows } from './access/scopes.js';
-import type { PassthroughCalls, Where } from './calls/passthrough-calls.js';
+import type { CallOn, PassthroughCalls, Where } from './calls/passthrough-calls.js';
 import { unwrapResourceUri } from './calls/passthrough.js';
 import type { EventSink, UpstreamEvents } from './calls/upstream-events.js';
 import type { Policies } from './trust/policies.js';
@@ -40,9 +40,10 @@ export class UpstreamPassthrough {
     return this.calls.listResourceTemplates(this.policies.liveServers(ctx));
   }
 
-  readResource(ctx: CallerContext, uri: string, signal?: AbortSignal): Promise<Item> {
+  /** `on.log`: a 2026-era request's own log level and stream (calls/request-log.ts). */
+  readResource(ctx: CallerContext, uri: string, on: CallOn = {}): Promise<Item> {
     requireScope(ctx, 'call', 'reading a resource');
-    return this.calls.readResource(uri, (id) => this.policies.enabledServer(ctx, id), signal);
+    return this.calls.readResource(uri, (id) => this.policies.enabledServer(ctx, id), on);
   }
 
   listPrompts(ctx: CallerContext): Promise<Item[]> {
@@ -50,21 +51,22 @@ export class UpstreamPassthrough {
     return this.calls.listPrompts(this.policies.liveServers(ctx));
   }
 
-  getPrompt(ctx: CallerContext, name: string, args: Item, signal?: AbortSignal): Promise<Item> {
+  getPrompt(ctx: CallerContext, name: string, args: Item, on: CallOn = {}): Promise<Item> {
     requireScope(ctx, 'call', 'getting a prompt');
-    return this.calls.getPrompt(name, args, this.where(ctx), signal);
+    return this.calls.getPrompt(name, args, this.where(ctx), on);
   }
 
   /** `completion/complete` for a prompt or resource template, answered by the server that owns it. */
-  complete(ctx: CallerContext, params: Item, signal?: AbortSignal): Promise<Item> {
+  complete(ctx: CallerContext, params: Item, on: CallOn = {}): Promise<Item> {
     // Suggestions for an argument are a discovery aid, as listing prompts is: the search scope.
     requireScope(ctx, 'search', 'completing an argument');
-    return this.calls.complete(params, this.where(ctx), signal);
+    return this.calls.complete(params, this.where(ctx), on);
   }
 
   /**
    * A downstream session's log messages and resource updates from the upstreams its caller sees.
-   * Log messages need the search scope, subscriptions the call scope (as reading does).
+   * Log messages need the search scope, subscriptions the call scope (as reading does). A sink
+   * without `log` (a 2026-era listen stream) hears no log messages and sets no upstream level.
    */
   openEvents(ctx: CallerContext, sink: EventSink): DownstreamEvents {
     const hears = scopeAllows(ctx.scopes, 'search');

@@ -10,6 +10,7 @@ import {
 import type { CallerContext } from '../gateway/index.js';
 import { cannotConfirm, PlainCallsInFlight, type ToolResult as Result } from '../mcp/index.js';
 import { plainLegacyAnswer, plainLegacyCall, type PlainReply } from './plain-call.js';
+import { SessionBacklog } from './session-backlog.js';
 import type { HeaderSource, McpRequest } from './shared/types.js';
 
 export const SESSION_DEFAULTS = {
@@ -31,6 +32,8 @@ export interface SessionOptions {
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
+  /** Session-wide messages held until the client's GET stream opens (session-backlog.ts). */
+  backlog: SessionBacklog;
   server: Server;
   /** Plain calls in flight, so the client's notifications/cancelled reaches them. */
   plainCalls: PlainCallsInFlight;
@@ -79,7 +82,10 @@ export class LegacySessions {
         const plain = this.plainOf(session, headers, parsedBody);
         if (plain) return this.servePlain(session, id, plain, caller, disconnected);
         session.plainCalls.cancel(parsedBody);
-        return session.transport.handleRequest(request(), opts);
+        const req = request();
+        const response = await session.transport.handleRequest(req, opts);
+        if (req.method === 'GET' && response.ok && isEventStream(response)) await session.backlog.flush();
+        return response;
       }
       return rpcError(
         404,
@@ -150,6 +156,7 @@ export class LegacySessions {
           onsessioninitialized: (id) =>
             void this.sessions.set(id, {
               transport,
+              backlog,
               server,
               plainCalls: new PlainCallsInFlight(),
               principal: principalOf(caller),
@@ -157,6 +164,7 @@ export class LegacySessions {
             }),
           onsessionclosed: (id) => void this.sessions.delete(id),
         });
+      const backlog = new SessionBacklog(transport);
       transport.onerror = this.options.onerror;
       await server.connect(transport);
       const response = await transport.handleRequest(request, opts);
@@ -173,6 +181,10 @@ export class LegacySessions {
     session.plainCalls.abortAll();
     session.transport.close().catch((err: Error) => this.options.onerror?.(err));
   }
+}
+
+function isEventStream(response: Response): boolean {
+  return response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
 }
 
 function opensSession(body: unknown): boolean {

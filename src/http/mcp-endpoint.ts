@@ -10,10 +10,11 @@ import {
   isLegacyRequest,
   readRequestBody,
   type AuthInfo,
+  type McpServerFactory,
 } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
 import type { ApprovalSite, CallerContext, Gateway } from '../gateway/index.js';
-import { createMcpServer, plainCallTool, type ExposureOptions } from '../mcp/index.js';
+import { createMcpServer, listenMessage, plainCallTool, type ExposureOptions } from '../mcp/index.js';
 import {
   disconnectSignal,
   plainAnswer,
@@ -22,6 +23,7 @@ import {
   toResponse,
   type PlainReply,
 } from './plain-call.js';
+import { ListenStreams } from './mcp-listen.js';
 import { LegacySessions, rpcError, SESSION_DEFAULTS, type SessionOptions } from './legacy-sessions.js';
 import type { HttpEnv, McpRequest } from './shared/types.js';
 
@@ -59,13 +61,10 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
   const plainCalls = (options.plainCalls ?? true) && options.exposure?.mode !== 'direct';
   const plainCall = (caller: CallerContext, args: Record<string, unknown>, signal: AbortSignal) =>
     plainCallTool(gateway, caller, args, signal);
-  const modern = createMcpHandler(
-    ({ authInfo }) => createMcpServer(gateway, callerOf(authInfo), { ...exposure, perRequest: true }),
-    {
-      legacy: 'reject',
-      ...(onerror ? { onerror } : {}),
-    },
-  );
+  const perRequest: McpServerFactory = ({ authInfo }) =>
+    createMcpServer(gateway, callerOf(authInfo), { ...exposure, perRequest: true });
+  const modern = createMcpHandler(perRequest, { legacy: 'reject', ...(onerror ? { onerror } : {}) });
+  const listens = new ListenStreams(gateway, perRequest, onerror);
   const sessions = new LegacySessions(serverFor, {
     maxSessions: options.maxSessions ?? SESSION_DEFAULTS.maxSessions,
     idleMs: options.idleMs ?? SESSION_DEFAULTS.idleMs,
@@ -86,7 +85,10 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
       (plainCalls && surelyLegacy(headers, parsedBody)) ||
       (await isLegacyRequest(r.request(), parsedBody, { maxRequestBodySize: maxBytes }));
     if (legacy) return sessions.handle(r);
-    return modern.fetch(r.request(), { authInfo: authInfoOf(caller), parsedBody });
+    const options = { authInfo: authInfoOf(caller), parsedBody };
+    const listen = listenMessage(parsedBody);
+    if (listen) return listens.serve(caller, listen, r.request(), options);
+    return modern.fetch(r.request(), options);
   };
 
   return {
@@ -115,6 +117,7 @@ export function mcpEndpoint(gateway: Gateway, options: McpEndpointOptions = {}):
       return toResponse(reply);
     },
     async close() {
+      listens.closeAll();
       await sessions.close();
       await modern.close();
     },

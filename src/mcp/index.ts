@@ -9,12 +9,14 @@ import { LOCAL_CALLER, type ApprovalSite, type CallerContext, type Gateway } fro
 import type { ExposureOptions } from './direct-mode.js';
 import { guardStdin } from './guard-transport.js';
 import { createMcpServer } from './server.js';
+import { interceptListens } from './stdio-listen.js';
 import { interceptPlainCalls } from './stdio-plain.js';
 import { plainCallTool } from './tool-call.js';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Readable, Writable } from 'node:stream';
 
 export { createMcpServer } from './server.js';
+export { listenMessage } from './stdio-listen.js';
 export { cannotConfirm, PlainCallsInFlight } from './in-flight.js';
 export {
   isObject,
@@ -65,14 +67,19 @@ export function serveMcpStdio(
   );
   const caller = options.caller ?? LOCAL_CALLER;
   let legacy: Server | undefined;
+  let modern: Server | undefined;
   const handle = serveStdio(
     ({ era }) => {
       const server = createMcpServer(gateway, caller, { ...options, era });
       if (era === 'legacy') legacy = server;
+      else modern = server;
       return server;
     },
     { legacy: 'serve', onerror: onError, transport },
   );
+  // A 2026-era listen's resource URIs are subscribed upstream before the SDK acknowledges it.
+  const era = () => (legacy ? 'legacy' : modern ? 'modern' : undefined);
+  interceptListens(transport, { gateway, caller, era, modern: () => modern }, onError);
   // Direct mode names tools itself; its calls keep the SDK's path.
   if ((options.plainCalls ?? true) && options.exposure?.mode !== 'direct')
     take = interceptPlainCalls(

@@ -1,6 +1,7 @@
 import { ProtocolError, type Server } from '@modelcontextprotocol/server';
 import { ERROR_CODES, toCarteError } from '../errors.js';
-import type { CallerContext, DownstreamEvents, Gateway } from '../gateway/index.js';
+import type { CallerContext, DownstreamEvents, Gateway, RequestLog } from '../gateway/index.js';
+import { requestLog, type LogContext } from './request-log.js';
 
 /**
  * The upstreams' resources, templates, prompts and completions, with server-prefixed names and
@@ -22,7 +23,7 @@ export function registerPassthrough(
     guard(async () => ({ resourceTemplates: (await pass.listResourceTemplates(caller)) as never })),
   );
   server.setRequestHandler('resources/read', (request, ctx) =>
-    guard(async () => (await pass.readResource(caller, request.params.uri, ctx.mcpReq.signal)) as never),
+    guard(async () => (await pass.readResource(caller, request.params.uri, callOn(ctx))) as never),
   );
   server.setRequestHandler('prompts/list', () =>
     guard(async () => ({ prompts: (await pass.listPrompts(caller)) as never })),
@@ -34,12 +35,12 @@ export function registerPassthrough(
           caller,
           request.params.name,
           request.params.arguments ?? {},
-          ctx.mcpReq.signal,
+          callOn(ctx),
         )) as never,
     ),
   );
   server.setRequestHandler('completion/complete', (request, ctx) =>
-    guard(async () => (await pass.complete(caller, request.params, ctx.mcpReq.signal)) as never),
+    guard(async () => (await pass.complete(caller, request.params, callOn(ctx))) as never),
   );
   return session ? registerEvents(server, gateway, caller) : undefined;
 }
@@ -71,6 +72,12 @@ function registerEvents(server: Server, gateway: Gateway, caller: CallerContext)
     }),
   );
   return events;
+}
+
+/** The request's signal and, when it asked for log messages (2026 era), its own log (request-log.ts). */
+function callOn(ctx: LogContext): { signal: AbortSignal; log?: RequestLog } {
+  const log = requestLog(ctx);
+  return { signal: ctx.mcpReq.signal, ...(log ? { log } : {}) };
 }
 
 async function guard<T>(fn: () => Promise<T>): Promise<T> {

@@ -14,16 +14,21 @@ import { DirectMode, type ExposureOptions } from './direct-mode.js';
 import { clientModel, type ClientModel } from './sampling.js';
 import { errorResult, SERVER_INFO, type Result } from './tool-call.js';
 import { registerPassthrough } from './passthrough.js';
+import { requestLog } from './request-log.js';
 
 type Ctx = {
   mcpReq: {
     _meta?: Record<string, unknown>;
+    envelope?: Record<string, unknown>;
     signal: AbortSignal;
     elicitInput: (params: {
       message: string;
       requestedSchema: { type: 'object'; properties: Record<string, never> };
     }) => Promise<{ action: string }>;
-    notify: (n: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
+    notify: (n: {
+      method: 'notifications/progress' | 'notifications/message';
+      params: Record<string, unknown>;
+    }) => Promise<void>;
   };
 };
 
@@ -233,9 +238,11 @@ async function relayCall(
             .notify({ method: 'notifications/progress', params: { progressToken, ...p } })
             .catch(() => undefined);
         };
+  const log = requestLog(ctx);
   try {
     return await gateway.callTool(caller, key, argv, {
       signal: ctx.mcpReq.signal,
+      ...(log ? { log } : {}),
       ...(ask ? { confirm: ask } : {}),
       ...optional('onProgress', relay),
       ...(Object.keys(rest).length ? { meta: rest } : {}),

@@ -2,8 +2,9 @@
 // "Logging" and "Resource subscriptions"). A 2025-era upstream takes `logging/setLevel` and
 // `resources/subscribe`; a 2026-07-28 one has no session to hold either: its subscriptions are
 // `subscriptions/listen` streams (one per URI here), and its log level travels in each request's
-// envelope, which Carte does not set, so such an upstream's level is left to it.
-import type { Client } from '@modelcontextprotocol/client';
+// envelope: Carte sets it on the requests of a downstream that asked for log messages
+// (`logLevelMeta`), and on no other.
+import { LOG_LEVEL_META_KEY, type Client } from '@modelcontextprotocol/client';
 
 /** The MCP log levels, least severe first (RFC 5424's order). */
 export const LOG_LEVELS = [
@@ -52,6 +53,11 @@ export class UpstreamExtras {
   /** Sets the upstream's log level (2025 era only; see the file's comment). */
   async setLogLevel(level: LogLevel, timeoutMs: number): Promise<void> {
     if (this.takesLogLevel) await this.send('logging/setLevel', { level }, timeoutMs);
+  }
+
+  /** The request `_meta` that asks a 2026-era upstream for its log messages at `level` (none for a 2025-era one). */
+  logLevelMeta(level: LogLevel): Record<string, unknown> {
+    return this.modern() ? { [LOG_LEVEL_META_KEY]: level } : {};
   }
 
   /** Subscribes to one resource's updates: `resources/subscribe`, or a listen stream in the 2026 era. */

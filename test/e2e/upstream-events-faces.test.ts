@@ -2,7 +2,7 @@
 // /mcp on a real socket, and the built CLI's `carte serve` over stdio, with the prompts-logs
 // fixture (2025 era only) behind them. The 2026 era has no session: completion works there, and
 // logging/setLevel and resources/subscribe are not methods of that revision (the SDK's client
-// refuses to send them).
+// refuses to send them); upstream-events-modern.test.ts has that era's listens and log levels.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -104,12 +104,10 @@ describe.each(['http', 'stdio'])('%s face', (face) => {
     expect(client.getServerCapabilities()).toMatchObject({ logging: {}, resources: { subscribe: true } });
     await client.setLoggingLevel('warning');
     // Over HTTP they come on the session's GET stream, which the client opens after initialize:
-    // what is sent before it is open is lost, so send again until one arrives.
-    await vi.waitFor(async () => {
-      await call(client, 'fx/log', { level: 'notice', message: 'not for me' });
-      await call(client, 'fx/log', { level: 'warning', message: 'for me' });
-      expect(seen.logs).toContain('for me');
-    }, 10_000);
+    // what is sent before it opens waits for it (session-backlog.ts).
+    await call(client, 'fx/log', { level: 'notice', message: 'not for me' });
+    await call(client, 'fx/log', { level: 'warning', message: 'for me' });
+    await vi.waitFor(() => expect(seen.logs).toContain('for me'), 10_000);
     expect(seen.logs).not.toContain('not for me');
     const uri = 'carte://fx/fixture%3A%2F%2Fcounter';
     await client.subscribeResource({ uri });
@@ -117,5 +115,49 @@ describe.each(['http', 'stdio'])('%s face', (face) => {
     await vi.waitFor(() => expect(seen.updated).toContain(uri));
     expect(new Set(seen.updated)).toEqual(new Set([uri]));
     await client.unsubscribeResource({ uri });
+  });
+});
+
+describe('http face, 2025 era, before the GET stream opens', () => {
+  it('keeps the session-wide messages sent before the client opens its GET stream', async () => {
+    const url = `${server.url}/mcp`;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const post = async (body: unknown) => {
+      const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+      await res.text();
+      return res;
+    };
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    headers['mcp-session-id'] = init.headers.get('mcp-session-id')!;
+    headers['mcp-protocol-version'] = '2025-11-25';
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // The upstream's log messages are session-wide: they go on the GET stream, not yet open.
+    const log = (id: number, message: string) =>
+      post({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'call_tool', arguments: { key: 'fx/log', arguments: { level: 'warning', message } } },
+      });
+    await log(2, 'before the stream');
+    const get = await fetch(url, { headers: { ...headers, accept: 'text/event-stream' } });
+    expect(get.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await log(3, 'after the stream');
+    const reader = get.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('after the stream')) text += (await reader.read()).value ?? '';
+    expect(text.indexOf('before the stream')).toBeGreaterThan(-1);
+    expect(text.indexOf('before the stream')).toBeLessThan(text.indexOf('after the stream'));
+    await reader.cancel();
+    await fetch(url, { method: 'DELETE', headers });
   });
 });

@@ -29,14 +29,14 @@ export async function runToolCall(
   const argv = checkArgumentsObject(t.key, args);
   if (!t.schemaTruncatedFrom) validateArguments(t.key, t.contentHash, t.inputSchema, argv);
   await gateCall(plan.project, t.key, callClass(t.annotations, s.trusted, plan.ruleClass), req.confirm);
-  return upstreams.withCall(s, req.signal, (conn) =>
+  return upstreams.withCall(s, req, (conn, logMeta) =>
     conn.callTool(t.name, argv, {
       timeoutMs: s.timeoutMs,
       ...(req.signal ? { signal: req.signal } : {}),
       // Always ask for progress: an upstream that reports it keeps its call alive past timeoutMs.
       onProgress: req.onProgress ?? (() => undefined),
       idempotent: isRepeatable(t.annotations),
-      ...(req.meta ? { meta: req.meta } : {}),
+      ...(req.meta || req.log ? { meta: { ...req.meta, ...logMeta } } : {}),
     }),
   );
 }

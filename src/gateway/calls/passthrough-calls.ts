@@ -7,10 +7,16 @@ import {
   wrapReadResult,
   type ListKind,
 } from './passthrough.js';
-import type { GatewayServer } from '../shared/types.js';
+import type { GatewayServer, RequestLog } from '../shared/types.js';
 import type { Upstreams } from './upstreams.js';
 
 type Item = Record<string, unknown>;
+
+/** A request's abort signal and, for a 2026-era request that asked for them, its log messages. */
+export interface CallOn {
+  signal?: AbortSignal | undefined;
+  log?: RequestLog | undefined;
+}
 
 /** The caller's servers: those it may use by id, and the live ones (enabled and discovered). */
 export interface Where {
@@ -31,11 +37,14 @@ export class PassthroughCalls {
   }
 
   /** `usable`: the caller's enabled server by id, or the gateway's error. */
-  readResource(uri: string, usable: (id: string) => GatewayServer, signal?: AbortSignal): Promise<Item> {
+  readResource(uri: string, usable: (id: string) => GatewayServer, on: CallOn = {}): Promise<Item> {
     const target = unwrapResourceUri(uri);
     const s = usable(target.server);
-    return this.upstreams.withCall(s, signal, async (conn) =>
-      wrapReadResult(s.id, await conn.request('resources/read', { uri: target.uri }, s.timeoutMs, signal)),
+    return this.upstreams.withCall(s, on, async (conn, meta) =>
+      wrapReadResult(
+        s.id,
+        await conn.request('resources/read', withMeta({ uri: target.uri }, meta), s.timeoutMs, on.signal),
+      ),
     );
   }
 
@@ -48,16 +57,16 @@ export class PassthroughCalls {
     return this.list(live, 'resourceTemplates');
   }
 
-  async getPrompt(
-    name: string,
-    args: Record<string, unknown>,
-    at: Where,
-    signal?: AbortSignal,
-  ): Promise<Item> {
+  async getPrompt(name: string, args: Record<string, unknown>, at: Where, on: CallOn = {}): Promise<Item> {
     const target = await this.promptOwner(name, at);
     const s = at.usable(target.server);
-    return this.upstreams.withCall(s, signal, (conn) =>
-      conn.request('prompts/get', { name: target.name, arguments: args }, s.timeoutMs, signal),
+    return this.upstreams.withCall(s, on, (conn, meta) =>
+      conn.request(
+        'prompts/get',
+        withMeta({ name: target.name, arguments: args }, meta),
+        s.timeoutMs,
+        on.signal,
+      ),
     );
   }
 
@@ -65,7 +74,7 @@ export class PassthroughCalls {
    * `completion/complete`, sent to the server that owns the prompt or resource template with the
    * upstream's own name or URI; a server that offers no completions has none (an empty list).
    */
-  async complete(params: Item, at: Where, signal?: AbortSignal): Promise<Item> {
+  async complete(params: Item, at: Where, on: CallOn = {}): Promise<Item> {
     const ref = (params.ref ?? {}) as Item;
     const target =
       ref.type === 'ref/resource'
@@ -74,10 +83,11 @@ export class PassthroughCalls {
             await this.promptOwner(String(ref.name), at),
           );
     const s = at.usable(target.server);
-    return this.upstreams.withCall(s, signal, async (conn) => {
+    return this.upstreams.withCall(s, on, async (conn, meta) => {
       if (!conn.info.capabilities.completions)
         return { completion: { values: [], total: 0, hasMore: false } };
-      return conn.request('completion/complete', { ...params, ref: target.ref }, s.timeoutMs, signal);
+      const request = withMeta({ ...params, ref: target.ref }, meta);
+      return conn.request('completion/complete', request, s.timeoutMs, on.signal);
     });
   }
 
@@ -111,4 +121,11 @@ export class PassthroughCalls {
   private warn(server: string, what: string, err: unknown): void {
     this.logger.warn(`[${server}] ${what} failed: ${operatorMessage(err)}`);
   }
+}
+
+/** `params` with `meta` (the upstream's log level, request-log.ts) merged into its `_meta`. */
+export function withMeta(params: Item, meta: Item): Item {
+  if (Object.keys(meta).length === 0) return params;
+  const own = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Item) : {};
+  return { ...params, _meta: { ...own, ...meta } };
 }

@@ -5,6 +5,7 @@
 import { CarteError, operatorMessage } from '../../errors.js';
 import { LOG_LEVELS, type LogLevel, type Logger, type UpstreamConnection } from '../../upstream/index.js';
 import { wrapResourceUri } from './passthrough.js';
+import { atOrAbove, fromServer } from './request-log.js';
 import type { GatewayServer } from '../shared/types.js';
 import type { Upstreams } from './upstreams.js';
 
@@ -13,8 +14,11 @@ export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
 
 /** Where a downstream session takes what its upstreams send. */
 export interface EventSink {
-  /** A log message, its `logger` prefixed with the server id (`everything` or `everything/<logger>`). */
-  log(params: Record<string, unknown>): void;
+  /**
+   * A log message, its `logger` prefixed with the server id (`everything` or `everything/<logger>`).
+   * Absent (a 2026-era listen stream, which carries no log messages): the session hears none.
+   */
+  log?(params: Record<string, unknown>): void;
   /** A subscribed resource changed (its Carte URI). */
   updated(uri: string): void;
 }
@@ -29,7 +33,8 @@ export interface EventSession {
 }
 
 interface Session {
-  level: LogLevel;
+  /** Undefined: the session takes no log messages and has no say in the upstream level. */
+  level: LogLevel | undefined;
   visible: (serverId: string) => boolean;
   sink: EventSink;
   /** What it subscribed to, by `server\0uri`. */
@@ -59,11 +64,12 @@ export class UpstreamEvents {
 
   /** Opens a session; `visible` says which servers its caller may hear from. */
   open(visible: (serverId: string) => boolean, sink: EventSink): EventSession {
-    const s: Session = { level: DEFAULT_LOG_LEVEL, visible, sink, held: new Map() };
+    const s: Session = { level: sink.log ? DEFAULT_LOG_LEVEL : undefined, visible, sink, held: new Map() };
     this.sessions.add(s);
     this.levelChanged();
     return {
       setLevel: (level) => {
+        if (!s.sink.log) return;
         s.level = level;
         this.levelChanged();
       },
@@ -119,10 +125,9 @@ export class UpstreamEvents {
   }
 
   private log(serverId: string, params: Record<string, unknown>): void {
-    const severity = SEVERITY.get(String(params.level)) ?? SEVERITY.get('emergency')!;
-    const logger = typeof params.logger === 'string' ? `${serverId}/${params.logger}` : serverId;
+    const message = fromServer(serverId, params);
     for (const s of this.sessions)
-      if (severity >= SEVERITY.get(s.level)! && s.visible(serverId)) s.sink.log({ ...params, logger });
+      if (s.level && atOrAbove(params.level, s.level) && s.visible(serverId)) s.sink.log?.(message);
   }
 
   private updated(serverId: string, params: Record<string, unknown>): void {
@@ -135,7 +140,7 @@ export class UpstreamEvents {
   /** The most verbose level of the open sessions, sent to every running upstream when it changes. */
   private levelChanged(): void {
     let min: number | undefined;
-    for (const s of this.sessions) min = Math.min(min ?? Infinity, SEVERITY.get(s.level)!);
+    for (const s of this.sessions) if (s.level) min = Math.min(min ?? Infinity, SEVERITY.get(s.level)!);
     const level = min === undefined ? undefined : LOG_LEVELS[min];
     if (level === undefined || level === this.upstreamLevel) return;
     this.upstreamLevel = level;

@@ -16,7 +16,8 @@ import {
 } from '../../upstream/index.js';
 import { LIFECYCLE_DEFAULTS, ServerLife, type LifecycleOptions } from './lifecycle.js';
 import { upstreamOAuth } from './oauth-vault.js';
-import type { GatewayServer, ServerState } from '../shared/types.js';
+import { LogTaps } from './request-log.js';
+import type { GatewayServer, RequestLog, ServerState } from '../shared/types.js';
 
 /** Limits the upstream layer enforces (from the config's `limits`). */
 export interface UpstreamLimits extends RecordLimits {
@@ -46,6 +47,8 @@ export class Upstreams {
   private watcher?: UpstreamWatch;
   /** The server each running connection was opened for. */
   private readonly opened = new Map<string, GatewayServer>();
+  /** 2026-era requests in flight that asked for log messages (request-log.ts). */
+  private readonly logTaps = new LogTaps();
 
   constructor(
     private readonly store: Store,
@@ -85,7 +88,10 @@ export class Upstreams {
         ...(server.target.kind === 'remote' ? { oauth: upstreamOAuth(this.store, server)! } : {}),
         onToolsChanged: () => this.relist(server),
         onClose: (expected, limit) => this.onClosed(server, expected, limit),
-        onNotification: (method, params) => this.watcher?.notify(server.id, method, params),
+        onNotification: (method, params) => {
+          if (method === 'notifications/message') this.logTaps.hear(server.id, params);
+          this.watcher?.notify(server.id, method, params);
+        },
         onReopen: () => void this.pool.peek(server.id).then((c) => c && this.watcher?.connected(server, c)),
       });
       this.opened.set(server.id, server);
@@ -122,16 +128,22 @@ export class Upstreams {
     });
   }
 
-  /** Runs one call in a slot of the server's concurrency limit, then arms the idle timer. */
+  /**
+   * Runs one call in a slot of the server's concurrency limit, then arms the idle timer. With
+   * `log` (a 2026-era request that asked for log messages), the server's log messages reach it
+   * while the call runs, and `fn` gets the `_meta` that asks the upstream for them.
+   */
   async withCall<T>(
     server: GatewayServer,
-    signal: AbortSignal | undefined,
-    fn: (conn: UpstreamConnection) => Promise<T>,
+    on: { signal?: AbortSignal | undefined; log?: RequestLog | undefined },
+    fn: (conn: UpstreamConnection, meta: Record<string, unknown>) => Promise<T>,
   ): Promise<T> {
     const life = this.life(server.id);
-    const release = await life.acquire(server.maxConcurrency, server.maxQueue, signal);
+    const release = await life.acquire(server.maxConcurrency, server.maxQueue, on.signal);
+    const untap = on.log ? this.logTaps.add(server.id, on.log) : undefined;
     try {
-      const result = await fn(await this.connection(server));
+      const conn = await this.connection(server);
+      const result = await fn(conn, on.log ? conn.extras.logLevelMeta(on.log.level) : {});
       life.recordSuccess();
       return result;
     } catch (err) {
@@ -143,6 +155,7 @@ export class Upstreams {
         life.lastError = e.operatorMessage;
       throw err;
     } finally {
+      untap?.();
       release();
       this.armIdle(server);
     }

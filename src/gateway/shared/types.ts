@@ -1,4 +1,4 @@
-import type { UpstreamTarget } from '../../upstream/index.js';
+import type { LogLevel, UpstreamTarget } from '../../upstream/index.js';
 import type { DiscoveryStatus } from '../../store/index.js';
 import type { SearchMeta } from './search-options.js';
 import type { CategoryId } from '../../catalog/index.js';
@@ -187,6 +187,13 @@ export interface CallProgress {
   message?: string;
 }
 
+/** Where one 2026-era downstream request takes the upstream log messages at or above its level. */
+export interface RequestLog {
+  level: LogLevel;
+  /** A `notifications/message` params object, `logger` prefixed with the server id. */
+  send(params: Record<string, unknown>): void;
+}
+
 export interface CallRequest {
   signal?: AbortSignal;
   onProgress?: (p: CallProgress) => void;
@@ -196,6 +203,8 @@ export interface CallRequest {
   confirm?: (message: string) => Promise<boolean>;
   /** Set by run_code: the audit id of the script whose call this is. */
   parentId?: number;
+  /** A 2026-era request's log level and where the upstream's log messages go (calls/request-log.ts). */
+  log?: RequestLog;
 }
 
 /** The upstream's result, passed through verbatim (`content`, `structuredContent`, `isError`, `_meta`). */
