@@ -68,7 +68,7 @@ export type { SyncReport } from '../catalog/index.js';
 export type { Logger } from '../upstream/index.js';
 // Only upstream/ spawns; the CLI runs the service manager (`carte service install --start`) through this.
 export { runProgram, type ProgramOutcome } from '../upstream/index.js';
-export { openStore, type HotScore, type Store, type ToolUsage } from '../store/index.js';
+export { INTERRUPTED, openStore, type HotScore, type Store, type ToolUsage } from '../store/index.js';
 export { copyStore, isDatabaseUrl, streamAudit, withoutUrlPassword, type TableCopy } from '../store/index.js';
 export {
   BUDGET_DEFAULTS,

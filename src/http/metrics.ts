@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import {
+  INTERRUPTED,
   requireScope,
   SERVER_STATES,
   type AuditObservation,
@@ -39,6 +40,7 @@ export class CarteMetrics {
   private readonly state: Gauge;
   private readonly inFlight: Gauge;
   private readonly tokens: Gauge;
+  private readonly interrupted: Gauge;
 
   constructor(
     private readonly gateway: Gateway,
@@ -138,6 +140,15 @@ export class CarteMetrics {
           labelNames: ['kind'],
         }),
     );
+    this.interrupted = m(
+      (r) =>
+        new Gauge({
+          ...r,
+          name: 'carte_interrupted_calls',
+          help: 'Kept audit rows of calls whose process died before they finished, by server',
+          labelNames: ['server'],
+        }),
+    );
   }
 
   /** Counts one audited event (the gateway calls this as each ends). */
@@ -172,7 +183,20 @@ export class CarteMetrics {
     this.tokens.set({ kind: 'sent' }, t.tokensSent);
     this.tokens.set({ kind: 'listing' }, t.tokensListing);
     this.tokens.set({ kind: 'saved' }, t.tokensListing - t.tokensSent);
+    await this.countInterrupted();
     return this.registry.metrics();
+  }
+
+  /** Interrupted calls of every replica (the shared store's rows), found by the starts (store/leases). */
+  private async countInterrupted(): Promise<void> {
+    this.interrupted.reset();
+    const rows = await this.store.activity.audit({ kinds: ['call'], outcome: INTERRUPTED });
+    const counts = new Map<string, number>();
+    for (const r of rows) {
+      const server = this.serverLabel(r.server ?? undefined);
+      counts.set(server, (counts.get(server) ?? 0) + 1);
+    }
+    for (const [server, n] of counts) this.interrupted.set({ server }, n);
   }
 
   /** A configured server's id; anything an agent typed that names none is "unknown" (bounded labels). */

@@ -141,6 +141,7 @@ export async function openApp(
   if (location === join(loaded.dataDir, 'carte.db')) makeDataDir(loaded.dataDir);
   const store = await openStore(location, {
     activity: { retentionDays: loaded.config.audit.retentionDays },
+    lease: leaseOf(loaded.config.store.leaseSeconds),
   });
   const gateway = await Gateway.open({
     servers: serversFromConfig(loaded.config),
@@ -207,4 +208,9 @@ function logLevel(value: string | undefined, fallback: LogLevel): LogLevel {
 
 function opt<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+/** A replica's lease from `store.leaseSeconds`: renewed every quarter of its life. */
+function leaseOf(seconds: number): { ttlMs: number; renewMs: number } {
+  return { ttlMs: seconds * 1000, renewMs: (seconds * 1000) / 4 };
 }

@@ -59,6 +59,14 @@ export const StoreSchema = z
       .describe(
         'A PostgreSQL URL (postgres://user:password@host:5432/db) shared by a team\'s replicas; ${env:NAME} works here, and CARTE_DATABASE_URL wins over it. Absent: SQLite in the data dir.',
       ),
+    leaseSeconds: z
+      .int()
+      .min(2)
+      .max(3600)
+      .default(60)
+      .describe(
+        "PostgreSQL: seconds a replica's lease lives without renewal (it renews every quarter of that); then another replica marks its calls in flight interrupted. Default 60.",
+      ),
   })
   .describe('The store: SQLite in the data dir by default, or a PostgreSQL database for a team.');
 

@@ -126,6 +126,19 @@ export const PG_MIGRATIONS: readonly { version: number; sql: string }[] = [
   { version: 7, sql: CREATE_VERSION_7 },
   // Team sign-in (issue 31): who an identity provider's access token names.
   { version: 8, sql: 'ALTER TABLE activity ADD COLUMN subject TEXT, ADD COLUMN client TEXT' },
+  // No row left `started` (issue 40): each call's row names its replica; each replica renews its
+  // lease (`renewed_at`, the database's clock in epoch ms) while it runs (pg/leases.ts).
+  {
+    version: 9,
+    sql: `ALTER TABLE activity ADD COLUMN owner TEXT;
+          CREATE TABLE leases (
+            owner TEXT COLLATE "C" PRIMARY KEY,
+            host TEXT NOT NULL,
+            pid BIGINT NOT NULL,
+            started_at BIGINT NOT NULL,
+            renewed_at BIGINT NOT NULL
+          );`,
+  },
 ];
 
 /** The schema version this build writes: SQLite's, which the last migration must reach. */

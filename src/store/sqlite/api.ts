@@ -11,6 +11,7 @@ import type { ToolsRepo } from './tools-repo.js';
 import type { TrustRepo } from './trust-repo.js';
 import type { VectorsRepo } from './vectors-repo.js';
 import type { ActivityOptions } from './activity-repo.js';
+import type { LeaseOptions } from './leases.js';
 
 /** `T`'s methods, each answering with a promise of what it returned. */
 export type Promised<T> = {
@@ -35,7 +36,7 @@ export interface Repositories {
   /** Derived search state (the lexical index's analysis of the catalog), cached by content key. */
   readonly snapshots: Promised<SnapshotsRepo>;
   /** One row per gateway event (calls and session ends): usage, the hot list, tokens saved, audit. */
-  readonly activity: Promised<Omit<ActivityRepo, 'flush'>>;
+  readonly activity: Promised<Omit<ActivityRepo, 'flush' | 'inFlight'>>;
   /** Bearer tokens by public id (only hashes of the secrets). */
   readonly tokens: Promised<TokensRepo>;
   /** Servers proposed for registration and their decisions. */
@@ -80,4 +81,8 @@ export interface Store extends Repositories {
 export interface StoreOptions {
   /** Retention of the activity table (ACTIVITY_DEFAULTS when absent). */
   activity?: Partial<ActivityOptions>;
+  /** PostgreSQL: how a replica's lease is kept (pg/leases.ts, LEASE_DEFAULTS when absent). */
+  lease?: Partial<LeaseOptions>;
+  /** The clock a start stamps on the rows it finds `interrupted` (tests); Date.now when absent. */
+  now?: () => number;
 }

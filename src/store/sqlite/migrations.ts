@@ -148,6 +148,20 @@ export const MIGRATIONS: readonly string[] = [
   // Carte's own tokens and the local user. No index: `carte audit --subject` reads a time range.
   `ALTER TABLE activity ADD COLUMN subject TEXT;
    ALTER TABLE activity ADD COLUMN client TEXT;`,
+  // 9: no row left `started` (issue 40, item 4). `activity.owner` names the process (SQLite) or
+  // replica (PostgreSQL) that wrote a call's `started` row; `leases` holds one row per owner that
+  // has begun a call and not closed. An owner found dead (SQLite: its lock file is free; PostgreSQL:
+  // its lease was not renewed in time) has its `started` rows set to `interrupted` and its lease
+  // deleted (store/sqlite/leases.ts, store/pg/leases.ts). Rows from before this migration have no
+  // owner and are left as they are.
+  `ALTER TABLE activity ADD COLUMN owner TEXT;
+   CREATE TABLE leases (
+     owner TEXT PRIMARY KEY,
+     host TEXT NOT NULL,
+     pid INTEGER NOT NULL,
+     started_at INTEGER NOT NULL,
+     renewed_at INTEGER NOT NULL
+   ) STRICT;`,
 ];
 
 /** The schema version this build writes. */

@@ -10,15 +10,21 @@ import { ACTIVITY_DEFAULTS, ActivityRepo } from './activity-repo.js';
 import { TokensRepo } from './tokens-repo.js';
 import { ProposalsRepo } from './proposals-repo.js';
 import { TrustRepo } from './trust-repo.js';
+import { SqliteLeases } from './leases.js';
 import type { Promised, Repositories, Store, StoreOptions } from './api.js';
 
-/** Opens the store file (created and migrated as needed) and prunes expired activity rows. */
+/**
+ * Opens the store file (created and migrated as needed), prunes expired activity rows, and sets
+ * the `started` rows of processes found dead `interrupted` (leases.ts).
+ */
 export function openSqliteStore(path: string, options: StoreOptions = {}): Store {
   const opened = openDatabase(path);
   const db: Db = opened.db;
   let checkpoints: CheckpointTimer | undefined = opened.checkpoints;
-  const activity = new ActivityRepo(db, { ...ACTIVITY_DEFAULTS, ...options.activity });
+  const leases = new SqliteLeases(db, path);
+  const activity = new ActivityRepo(db, { ...ACTIVITY_DEFAULTS, ...options.activity }, leases);
   activity.pruneExpired();
+  leases.sweep(options.now?.());
   const sync = {
     servers: new ServersRepo(db),
     tools: new ToolsRepo(db),
@@ -63,6 +69,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
       await gate.passed();
       checkpoints?.stop();
       activity.flush(); // grouped audit writes still queued: no row is lost to a close
+      leases.close(activity.inFlight());
       db.close();
     },
   };
