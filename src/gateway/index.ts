@@ -45,6 +45,14 @@ export {
 } from './access/projects.js';
 export { requireScope, scopeAllows, type Scope } from './access/scopes.js';
 export type { CallerContext } from './access/context.js';
+export {
+  parseRate,
+  RATE_DEFAULTS,
+  RateLimiter,
+  type RateLimitKind,
+  type RateLimiterOptions,
+  type RateRefusal,
+} from './access/rate-limits.js';
 export { count, summarize } from './menu/summary.js';
 export { compileRules, type CompiledRules } from '../policy/index.js';
 export type { BrowseRequest, CategorySummary, MenuAnswer, ToolPage } from './shared/types.js';

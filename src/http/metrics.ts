@@ -11,6 +11,8 @@ import {
   type AuditObservation,
   type CallerContext,
   type Gateway,
+  type RateLimiter,
+  type RateRefusal,
   type Store,
 } from '../gateway/index.js';
 import { callerOf } from './api/context.js';
@@ -41,6 +43,7 @@ export class CarteMetrics {
   private readonly inFlight: Gauge;
   private readonly tokens: Gauge;
   private readonly interrupted: Gauge;
+  private readonly limited: Counter;
 
   constructor(
     private readonly gateway: Gateway,
@@ -140,6 +143,15 @@ export class CarteMetrics {
           labelNames: ['kind'],
         }),
     );
+    this.limited = m(
+      (r) =>
+        new Counter({
+          ...r,
+          name: 'carte_rate_limited_total',
+          help: 'Requests answered 429 by a rate limit: token, project (its default), auth_failures (an address locked out)',
+          labelNames: ['limit'],
+        }),
+    );
     this.interrupted = m(
       (r) =>
         new Gauge({
@@ -165,6 +177,11 @@ export class CarteMetrics {
     }
     if (e.outcome !== 'ok' && e.outcome !== 'tool_error')
       this.errors.inc({ meta_tool: tool, server, code: e.outcome });
+  }
+
+  /** Counts one request a rate limit refused. */
+  refused(r: RateRefusal): void {
+    this.limited.inc({ limit: r.kind });
   }
 
   /** The text exposition, with the gauges read now (the caller needs the admin scope). */
@@ -211,9 +228,10 @@ export class CarteMetrics {
 }
 
 /** Serves GET /metrics (admin scope: the numbers span every project's servers). */
-export function metricsRoutes(deps: HttpDeps): Hono<HttpEnv> {
+export function metricsRoutes(deps: HttpDeps, limiter?: RateLimiter): Hono<HttpEnv> {
   const metrics = new CarteMetrics(deps.gateway, deps.store);
   deps.gateway.onAuditEvent((e) => metrics.observe(e));
+  limiter?.onRefusal((r) => metrics.refused(r));
   return new Hono<HttpEnv>().get('/metrics', async (c) => {
     const body = await metrics.scrape(callerOf(c));
     return c.body(body, 200, { 'content-type': metrics.registry.contentType });

@@ -39,6 +39,7 @@ export {
   STARTED,
 } from './sqlite/activity-repo.js';
 export type { LeaseOptions, SweepResult } from './sqlite/leases.js';
+export type { RateHit } from './sqlite/rates-repo.js';
 export { LEASE_DEFAULTS } from './sqlite/leases.js';
 export type { QuarantineKind, QuarantineRow, StoredFinding, ToolPin } from './sqlite/trust-repo.js';
 export { QUARANTINE_KINDS } from './sqlite/trust-repo.js';

@@ -24,7 +24,9 @@ export interface TestEngine {
 
 const TABLES = ['servers', 'tools', 'tool_vectors', 'search_snapshots', 'activity', 'tokens', 'proposals'];
 const EMPTY = [
-  ...[...TABLES, 'tool_pins', 'quarantine', 'leases'].map((t) => `DELETE FROM ${t};`),
+  ...[...TABLES, 'tool_pins', 'quarantine', 'leases', 'rate_windows', 'rate_blocks'].map(
+    (t) => `DELETE FROM ${t};`,
+  ),
   'ALTER TABLE activity ALTER COLUMN id RESTART;',
   'ALTER TABLE proposals ALTER COLUMN seq RESTART;',
   'ALTER TABLE search_snapshots ALTER COLUMN seq RESTART;',

@@ -37,6 +37,7 @@ export const AUDIT_OUTCOMES = [
   'timeout',
   'cancelled',
   'busy',
+  'rate_limited',
   'upstream_error',
   'upstream_unavailable',
   'server_disabled',

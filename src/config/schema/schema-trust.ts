@@ -30,6 +30,13 @@ export const ProjectSchema = z
       .describe(
         'Call classes that need a person to confirm each call (asked through the client when it supports elicitation, else refused).',
       ),
+    rate: z
+      .string()
+      .regex(/^[1-9]\d{0,8}\/(s|m|min)$/)
+      .optional()
+      .describe(
+        'Requests per minute (or second) each token of this project may make over HTTP, e.g. "600/m"; a token created with --rate keeps its own. No default: no limit.',
+      ),
     search: SearchSchema.optional().describe(
       "How this project's callers' searches rank, replacing the top-level search section whole (e.g. lexical here, remote elsewhere). No default: the top-level search.",
     ),

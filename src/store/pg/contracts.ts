@@ -10,3 +10,4 @@ export type ActivityContract = Repositories['activity'];
 export type TokensContract = Repositories['tokens'];
 export type ProposalsContract = Repositories['proposals'];
 export type TrustContract = Repositories['trust'];
+export type RatesContract = Repositories['rates'];

@@ -9,6 +9,7 @@ import { PG_TYPES, type Queryable } from './db.js';
 import { migrate } from './migrations.js';
 import { PgActivityRepo, type WriteCounter } from './activity-repo.js';
 import { PgProposalsRepo } from './proposals-repo.js';
+import { PgRatesRepo } from './rates-repo.js';
 import { PgServersRepo } from './servers-repo.js';
 import { PgSnapshotsRepo } from './snapshots-repo.js';
 import { PgTokensRepo, TokenMemory } from './tokens-repo.js';
@@ -143,6 +144,7 @@ function repositories(
     tokens: away(announcing(new PgTokensRepo(q, shared.tokens), tell('tokens'), { revoke: () => true })),
     proposals: away(new PgProposalsRepo(q)),
     trust: away(new PgTrustRepo(q, catalog)),
+    rates: away(new PgRatesRepo(q)),
   };
 }
 

@@ -4,6 +4,7 @@
 // this room holds the API), and the PostgreSQL ones (../pg/) keep it.
 import type { ActivityRepo } from './activity-repo.js';
 import type { ProposalsRepo } from './proposals-repo.js';
+import type { RatesRepo } from './rates-repo.js';
 import type { ServersRepo } from './servers-repo.js';
 import type { SnapshotsRepo } from './snapshots-repo.js';
 import type { TokensRepo } from './tokens-repo.js';
@@ -43,6 +44,8 @@ export interface Repositories {
   readonly proposals: Promised<ProposalsRepo>;
   /** Tool pins (hashes after the first discovery) and quarantined tools. */
   readonly trust: Promised<TrustRepo>;
+  /** Rate-limit counters: this process's memory on SQLite, shared tables on PostgreSQL. */
+  readonly rates: Promised<RatesRepo>;
 }
 
 /** The store: repositories over one database, plus a transaction helper. */

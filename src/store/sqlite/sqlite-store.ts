@@ -11,6 +11,7 @@ import { TokensRepo } from './tokens-repo.js';
 import { ProposalsRepo } from './proposals-repo.js';
 import { TrustRepo } from './trust-repo.js';
 import { SqliteLeases } from './leases.js';
+import { RatesRepo } from './rates-repo.js';
 import type { Promised, Repositories, Store, StoreOptions } from './api.js';
 
 /**
@@ -34,6 +35,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
     tokens: new TokensRepo(db),
     proposals: new ProposalsRepo(db),
     trust: new TrustRepo(db),
+    rates: new RatesRepo(),
   };
   const gate = new Gate();
   const queue = new NamedQueue();
