@@ -92,6 +92,26 @@ describe.each(testEngines(afterEach))('rate limits over HTTP on $name', (engine)
     ]);
   });
 
+  it("a token made over REST with its own rate is held to it, not to its project's", async () => {
+    const store = await engine.open();
+    const { token, request } = await setup(store);
+    const admin = await token('ops', ['admin']);
+    const from = '198.51.100.5';
+    const made = await request('/api/v1/tokens', {
+      token: admin,
+      from,
+      body: { scopes: ['search'], ratePerMinute: 1 },
+    });
+    const body = (await made.json()) as { token: string; id: string; ratePerMinute: number };
+    expect([made.status, body.ratePerMinute]).toEqual([201, 1]);
+    expect((await request('/api/v1/servers', { token: body.token, from })).status).toBe(200);
+    const refused = await request('/api/v1/servers', { token: body.token, from });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      `token ${body.id} made more than 1 requests this minute; retry in 40 s`,
+    );
+  });
+
   it('locks a client address out for a minute after more than 10 bad tokens', async () => {
     const store = await engine.open();
     const { token, request, clock } = await setup(store);
