@@ -27,7 +27,7 @@ export const ERROR_CODES = {
    * Too many requests: a token's or project's requests per minute, or a client address's failed
    * sign-ins (docs/security.md, "Rate limits"); `details.retryAfterSeconds` says when to retry.
    */
-  rate_limited: { http: 429, jsonrpc: -32010, exit: 75 },
+  rate_limited: { http: 429, jsonrpc: -32013, exit: 75 },
   /** The caller cancelled the request. */
   cancelled: { http: 499, jsonrpc: -32800, exit: 130 },
   /** No valid credentials: a missing, malformed, unknown, expired or revoked token. */

@@ -76,7 +76,7 @@ describe.each(testEngines(afterEach))('rate limits over HTTP on $name', (engine)
       jsonrpc: '2.0',
       id: null,
       error: {
-        code: -32010,
+        code: -32013,
         message: `token ${id} made more than 2 requests this minute; retry in 40 s`,
         data: { code: 'rate_limited', retryAfterSeconds: 40 },
       },
