@@ -61,7 +61,7 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
     await migrate(pool, printable);
     outside = repositories(pool, retention, shared, printable);
     await outside.activity.pruneExpired();
-    await leases.sweep();
+    await leases.sweep().catch(() => undefined); // the next renewal, or the next start, sweeps
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw storeError(err, printable, connectionString);

@@ -25,7 +25,11 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
   const leases = new SqliteLeases(db, path);
   const activity = new ActivityRepo(db, { ...ACTIVITY_DEFAULTS, ...options.activity }, leases);
   activity.pruneExpired();
-  leases.sweep(options.now?.());
+  try {
+    leases.sweep(options.now?.());
+  } catch {
+    // A read-only copy, or the write lock held past the busy timeout: the next start sweeps.
+  }
   const sync = {
     servers: new ServersRepo(db),
     tools: new ToolsRepo(db),
