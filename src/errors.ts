@@ -25,6 +25,11 @@ export const ERROR_CODES = {
   timeout: { http: 504, jsonrpc: -32004, exit: 75 },
   /** The server's call slots and queue are full; retry later. */
   busy: { http: 429, jsonrpc: -32007, exit: 75 },
+  /**
+   * Too many requests: a token's or project's requests per minute, or a client address's failed
+   * sign-ins (docs/security.md, "Rate limits"); `details.retryAfterSeconds` says when to retry.
+   */
+  rate_limited: { http: 429, jsonrpc: -32013, exit: 75 },
   /** The caller cancelled the request. */
   cancelled: { http: 499, jsonrpc: -32800, exit: 130 },
   /** No valid credentials: a missing, malformed, unknown, expired or revoked token. */
@@ -36,7 +41,7 @@ export const ERROR_CODES = {
   /** The store's database does not answer (PostgreSQL away); the replica stays up: retry shortly. */
   store_unavailable: { http: 503, jsonrpc: -32009, exit: 69 },
   /** A run_code script failed: it threw, did not parse, or hit its memory, stack or call limit. */
-  script_error: { http: 422, jsonrpc: -32010, exit: 65 },
+  script_error: { http: 422, jsonrpc: -32011, exit: 65 },
   /** A bug: an invariant broke. The message says so and the stack is printed. */
   internal: { http: 500, jsonrpc: -32603, exit: 70 },
 } as const;

@@ -49,6 +49,14 @@ export {
 } from './access/projects.js';
 export { requireScope, scopeAllows, type Scope } from './access/scopes.js';
 export type { CallerContext } from './access/context.js';
+export {
+  parseRate,
+  RATE_DEFAULTS,
+  RateLimiter,
+  type RateLimitKind,
+  type RateLimiterOptions,
+  type RateRefusal,
+} from './access/rate-limits.js';
 export { count, summarize } from './menu/summary.js';
 export { compileRules, type CompiledRules } from '../policy/index.js';
 export type { BrowseRequest, CategorySummary, MenuAnswer, ToolPage } from './shared/types.js';
@@ -76,7 +84,7 @@ export type { Logger } from '../upstream/index.js';
 export { runProgram, type ProgramOutcome } from '../upstream/index.js';
 // `carte doctor` says whether a sandbox and which limit mechanism can be had here.
 export { probeSandbox, type SandboxSupport } from '../upstream/index.js';
-export { openStore, type HotScore, type Store, type ToolUsage } from '../store/index.js';
+export { INTERRUPTED, openStore, type HotScore, type Store, type ToolUsage } from '../store/index.js';
 export { copyStore, isDatabaseUrl, streamAudit, withoutUrlPassword, type TableCopy } from '../store/index.js';
 export {
   BUDGET_DEFAULTS,

@@ -85,7 +85,8 @@ export function revokeProjectTokenAudited(
 /** `tok_1a2b3c4d "ci" in project "web": scopes call, search; expires 2026-12-27T10:50:00Z`. */
 function describeToken(t: TokenInfo): string {
   const name = t.name === null ? '' : ` ${quote(t.name)}`;
-  return `${t.id}${name} in project ${quote(t.project)}: scopes ${t.scopes.join(', ')}; expires ${isoOrNever(t.expiresAt)}`;
+  const rate = t.ratePerMinute === null ? '' : `; rate ${t.ratePerMinute}/m`;
+  return `${t.id}${name} in project ${quote(t.project)}: scopes ${t.scopes.join(', ')}; expires ${isoOrNever(t.expiresAt)}${rate}`;
 }
 
 /** One token act, audited: its row names the token, and a local operator's row goes to the token's project. */
@@ -126,7 +127,8 @@ function askedCreate(input: CreateTokenInput, now: number): string {
       : Number.isSafeInteger(ms) && ms > 0 && now + ms <= MAX_DATE_MS
         ? isoOrNever(now + ms)
         : `in ${quote(ms)} ms`;
-  return `${name}in project ${quote(input.project)}: scopes ${scopes}; expires ${expiry}`;
+  const rate = input.ratePerMinute === undefined ? '' : `; rate ${quote(input.ratePerMinute)}/m`;
+  return `${name}in project ${quote(input.project)}: scopes ${scopes}; expires ${expiry}${rate}`;
 }
 
 /** A revocation's target as asked: the id, or "by its secret" (the secret itself is never written). */

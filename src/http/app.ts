@@ -3,7 +3,7 @@
 // the Origin/Host guard and the one error mapping.
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { createOidcVerifier, type Logger, type OidcOptions } from '../gateway/index.js';
+import { createOidcVerifier, RateLimiter, type Logger, type OidcOptions } from '../gateway/index.js';
 import type { OidcConfig } from '../config/index.js';
 import { operatorMessage } from '../errors.js';
 import type { ExposureOptions } from '../mcp/index.js';
@@ -44,6 +44,10 @@ export interface HttpAppOptions {
   oidc?: OidcConfig;
   /** How those tokens' keys are cached (tests shorten the cooldown). */
   oidcOptions?: Partial<OidcOptions>;
+  /** Each project's default requests per minute (config `projects.<id>.rate`); absent: none. */
+  projectRates?: ReadonlyMap<string, number>;
+  /** Config `http.trustProxy`: a client's address from X-Forwarded-For (the failed sign-in lockout). */
+  trustProxy?: boolean;
 }
 
 /**
@@ -94,7 +98,14 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
       ...opt('warn', logger && ((m: string) => logger.warn(m))),
       ...options.oidcOptions,
     });
+  const limiter = new RateLimiter(deps.store, {
+    projectRates: options.projectRates ?? new Map(),
+    ...opt('now', options.now),
+    ...opt('warn', logger && ((m: string) => logger.warn(m))),
+  });
   const authenticate = authenticator({
+    limiter,
+    ...opt('trustProxy', options.trustProxy),
     gateway: deps.gateway,
     local,
     store: deps.store,
@@ -119,7 +130,7 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
   app.route('/api/v1', apiRoutes(deps));
   // The metrics cover every project's servers: the route asks for the admin scope.
   app.use('/metrics', auth);
-  app.route('/', metricsRoutes(deps));
+  app.route('/', metricsRoutes(deps, limiter));
   app.route('/', webRoutes(deps));
 
   app.notFound((c) =>

@@ -3,11 +3,12 @@
 // challenge the MCP authorization spec asks of a resource server. Scope checks stay the gateway's.
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { CarteError } from '../errors.js';
+import { CarteError, ERROR_CODES } from '../errors.js';
 import {
   DEFAULT_PROJECT,
   localCaller,
   resolveBearer,
+  type RateLimiter,
   type AccessTokenVerifier,
   type CallerContext,
   type Gateway,
@@ -31,6 +32,10 @@ export interface AuthOptions {
   local?: LocalSockets;
   /** The identity provider's JWT access tokens (auth.oidc), accepted beside Carte's own. */
   jwt?: AccessTokenVerifier;
+  /** Requests per minute and the failed sign-in lockout (absent: no limits). */
+  limiter?: RateLimiter;
+  /** Take a client's address from the last X-Forwarded-For entry (a trusted reverse proxy's). */
+  trustProxy?: boolean;
   now?: () => number;
 }
 
@@ -83,16 +88,52 @@ export function authenticator(options: AuthOptions): Authenticate {
     // Only a connection the unix socket's server accepted is in `local`: a TCP request never is.
     if (socket !== undefined && local?.has(socket)) return localOperator(gateway, headers, requestId);
     const authorization = headers.get('authorization') ?? undefined;
+    const address = clientAddress(headers, socket, options.trustProxy === true);
     let caller: CallerContext;
     try {
       caller = await resolve(authorization);
     } catch (err) {
       if (!(err instanceof CarteError) || err.code !== 'unauthorized') throw err;
+      const locked = await options.limiter?.failed(address);
+      if (locked) return limitedResponse(url, locked);
       const challenge = bearerChallenge(url, authorization !== undefined, err.message);
       return errorResponse(401, 'unauthorized', err.message, { 'www-authenticate': challenge });
     }
-    return { caller: { ...caller, requestId }, requestId };
+    const withId = { ...caller, requestId };
+    try {
+      await options.limiter?.admit(withId, address);
+    } catch (err) {
+      if (err instanceof CarteError && err.code === 'rate_limited') return limitedResponse(url, err);
+      throw err;
+    }
+    return { caller: withId, requestId };
   };
+}
+
+/** The client's address: the connection's, or behind a trusted proxy the last X-Forwarded-For entry. */
+function clientAddress(headers: HeaderSource, socket: object | undefined, trustProxy: boolean): string {
+  const forwarded = trustProxy ? headers.get('x-forwarded-for')?.split(',').pop()?.trim() : undefined;
+  if (forwarded) return forwarded;
+  return (socket as { remoteAddress?: string } | undefined)?.remoteAddress ?? 'unknown';
+}
+
+/**
+ * 429 with Retry-After. On /mcp the body is a JSON-RPC error (rate_limited's code, the retry in
+ * its data), so an MCP client reads why; elsewhere the REST error body.
+ */
+function limitedResponse(url: string, err: CarteError): Response {
+  const retry = Number(err.details?.retryAfterSeconds ?? 60);
+  const headers = { 'retry-after': String(retry) };
+  if (new URL(url).pathname !== '/mcp') return errorResponse(429, 'rate_limited', err.message, headers);
+  const error = {
+    code: ERROR_CODES.rate_limited.jsonrpc,
+    message: err.message,
+    data: { code: err.code, retryAfterSeconds: retry },
+  };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error }), {
+    status: 429,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
 }
 
 /** The local operator in the project the request names (default: default), as `carte serve --project` on stdio. */

@@ -5,11 +5,14 @@
 import { Hono } from 'hono';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import {
+  INTERRUPTED,
   requireScope,
   SERVER_STATES,
   type AuditObservation,
   type CallerContext,
   type Gateway,
+  type RateLimiter,
+  type RateRefusal,
   type Store,
 } from '../gateway/index.js';
 import { callerOf } from './api/context.js';
@@ -40,6 +43,8 @@ export class CarteMetrics {
   private readonly state: Gauge;
   private readonly inFlight: Gauge;
   private readonly tokens: Gauge;
+  private readonly interrupted: Gauge;
+  private readonly limited: Counter;
 
   constructor(
     private readonly gateway: Gateway,
@@ -139,6 +144,24 @@ export class CarteMetrics {
           labelNames: ['kind'],
         }),
     );
+    this.limited = m(
+      (r) =>
+        new Counter({
+          ...r,
+          name: 'carte_rate_limited_total',
+          help: 'Requests answered 429 by a rate limit: token, project (its default), auth_failures (an address locked out)',
+          labelNames: ['limit'],
+        }),
+    );
+    this.interrupted = m(
+      (r) =>
+        new Gauge({
+          ...r,
+          name: 'carte_interrupted_calls',
+          help: 'Kept audit rows of calls whose process died before they finished, by server',
+          labelNames: ['server'],
+        }),
+    );
   }
 
   /** Counts one audited event (the gateway calls this as each ends). */
@@ -157,6 +180,11 @@ export class CarteMetrics {
       this.errors.inc({ meta_tool: tool, server, code: e.outcome });
   }
 
+  /** Counts one request a rate limit refused. */
+  refused(r: RateRefusal): void {
+    this.limited.inc({ limit: r.kind });
+  }
+
   /** The text exposition, with the gauges read now (the caller needs the admin scope). */
   async scrape(caller: CallerContext): Promise<string> {
     requireScope(caller, 'admin', 'reading metrics');
@@ -173,7 +201,20 @@ export class CarteMetrics {
     this.tokens.set({ kind: 'sent' }, t.tokensSent);
     this.tokens.set({ kind: 'listing' }, t.tokensListing);
     this.tokens.set({ kind: 'saved' }, t.tokensListing - t.tokensSent);
+    await this.countInterrupted();
     return this.registry.metrics();
+  }
+
+  /** Interrupted calls of every replica (the shared store's rows), found by the starts (store/leases). */
+  private async countInterrupted(): Promise<void> {
+    this.interrupted.reset();
+    const rows = await this.store.activity.audit({ kinds: ['call'], outcome: INTERRUPTED });
+    const counts = new Map<string, number>();
+    for (const r of rows) {
+      const server = this.serverLabel(r.server ?? undefined);
+      counts.set(server, (counts.get(server) ?? 0) + 1);
+    }
+    for (const [server, n] of counts) this.interrupted.set({ server }, n);
   }
 
   /** A configured server's id; anything an agent typed that names none is "unknown" (bounded labels). */
@@ -188,9 +229,10 @@ export class CarteMetrics {
 }
 
 /** Serves GET /metrics (admin scope: the numbers span every project's servers). */
-export function metricsRoutes(deps: HttpDeps): Hono<HttpEnv> {
+export function metricsRoutes(deps: HttpDeps, limiter?: RateLimiter): Hono<HttpEnv> {
   const metrics = new CarteMetrics(deps.gateway, deps.store);
   deps.gateway.onAuditEvent((e) => metrics.observe(e));
+  limiter?.onRefusal((r) => metrics.refused(r));
   return new Hono<HttpEnv>().get('/metrics', async (c) => {
     const body = await metrics.scrape(callerOf(c));
     return c.body(body, 200, { 'content-type': metrics.registry.contentType });

@@ -139,12 +139,15 @@ describe.each(testEngines(afterEach))('ActivityRepo audit columns on $name', (en
     ]);
   });
 
-  it('a `started` row survives closing the store unfinished', async () => {
+  it('a `started` row survives closing the store unfinished, and the next start reads it `interrupted`', async () => {
     const first = await engine.open();
     await first.activity.begin({ kind: 'call', key: 'a/x', server: 'a', args: '{"q":"[redacted]"}' });
     await first.close();
-    const again = await engine.reopen(first);
-    expect(await again.activity.audit()).toMatchObject([{ outcome: 'started', args: { q: '[redacted]' } }]);
+    // The clock past the lease's time to live (PostgreSQL; SQLite sees the lock file free at once).
+    const again = await engine.reopen(first, { now: () => Date.now() + 3_600_000 });
+    expect(await again.activity.audit()).toMatchObject([
+      { outcome: 'interrupted', args: { q: '[redacted]' } },
+    ]);
   });
 
   it('filters by time, project, key and kind, newest first, with a limit; export streams oldest first', async () => {

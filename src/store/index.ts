@@ -35,8 +35,12 @@ export {
   HOT_DEFAULTS,
   PRUNE_BATCH,
   PRUNE_EVERY,
+  INTERRUPTED,
   STARTED,
 } from './sqlite/activity-repo.js';
+export type { LeaseOptions, SweepResult } from './sqlite/leases.js';
+export type { RateHit } from './sqlite/rates-repo.js';
+export { LEASE_DEFAULTS } from './sqlite/leases.js';
 export type { QuarantineKind, QuarantineRow, StoredFinding, ToolPin } from './sqlite/trust-repo.js';
 export { QUARANTINE_KINDS } from './sqlite/trust-repo.js';
 export { TOKEN_CACHE_TTL_MS } from './sqlite/tokens-repo.js';

@@ -18,13 +18,15 @@ export interface TestEngine {
   open(options?: StoreOptions): Promise<Store>;
   /** Another store on the same database as `store` (as another process would open it), closed after the test. */
   reopen(store: Store, options?: StoreOptions): Promise<Store>;
-  /** Rows of one SQL statement on `store`'s database, read on a connection of its own. */
+  /** Rows of one SQL statement on `store`'s database, on a connection of its own (none for a write). */
   sql(store: Store, text: string): Promise<Record<string, unknown>[]>;
 }
 
 const TABLES = ['servers', 'tools', 'tool_vectors', 'search_snapshots', 'activity', 'tokens', 'proposals'];
 const EMPTY = [
-  ...[...TABLES, 'tool_pins', 'quarantine', 'upstream_auth'].map((t) => `DELETE FROM ${t};`),
+  ...[...TABLES, 'tool_pins', 'quarantine', 'upstream_auth', 'leases', 'rate_windows', 'rate_blocks'].map(
+    (t) => `DELETE FROM ${t};`,
+  ),
   'ALTER TABLE activity ALTER COLUMN id RESTART;',
   'ALTER TABLE proposals ALTER COLUMN seq RESTART;',
   'ALTER TABLE search_snapshots ALTER COLUMN seq RESTART;',
@@ -77,9 +79,11 @@ export function testEngines(afterEach: (fn: () => Promise<void>) => void): TestE
     },
     reopen: async (store, options) => track(await openStore(store.path, options)),
     sql: (store, text) => {
-      const db = new Database(store.path, { readonly: true });
+      const db = new Database(store.path);
       try {
-        return Promise.resolve(db.prepare(text).all() as Record<string, unknown>[]);
+        const statement = db.prepare(text);
+        if (!statement.reader) return Promise.resolve(void statement.run()).then(() => []);
+        return Promise.resolve(statement.all() as Record<string, unknown>[]);
       } finally {
         db.close();
       }

@@ -23,6 +23,7 @@ describe.each(testEngines(afterEach))('TokensRepo on $name', (engine) => {
       ...row('tok_bbbbbbbb', 'b'.repeat(64), T0 + 1),
       lastUsedAt: null,
       revokedAt: null,
+      ratePerMinute: null,
     });
     expect(await reopened.tokens.findByHash('c'.repeat(64))).toBeUndefined();
     expect((await reopened.tokens.list()).map((t) => t.id)).toEqual(['tok_bbbbbbbb', 'tok_aaaaaaaa']);

@@ -44,9 +44,9 @@ describe('parseRoute', () => {
 // A call cancelled or refused as busy is in the audit log, so the outcome filter must offer it:
 // every ActivityOutcome (src/store) plus the running state.
 describe('AUDIT_OUTCOMES', () => {
-  it('are ok, tool_error, started and every Carte error code, once each', () => {
+  it('are ok, tool_error, started, interrupted and every Carte error code, once each', () => {
     expect([...AUDIT_OUTCOMES].sort()).toEqual(
-      ['ok', 'tool_error', 'started', ...Object.keys(ERROR_CODES)].sort(),
+      ['ok', 'tool_error', 'started', 'interrupted', ...Object.keys(ERROR_CODES)].sort(),
     );
   });
 });

@@ -35,7 +35,7 @@ export interface AuditLoopReport {
   runs: number;
   /** Calls whose result reached the caller, over all runs. */
   acked: number;
-  /** Rows left `started`: calls in flight when the kill landed. */
+  /** Calls in flight when the kill landed: `interrupted` once the next start found them. */
   unfinished: number;
 }
 
@@ -88,7 +88,10 @@ async function killedRun(dbPath: string, first: number, delayMs: number): Promis
   return lines.filter((l) => l.startsWith('ack ')).map((l) => Number(l.slice(4)));
 }
 
-/** Every acked call has a row finished `ok`; returns how many of this run's rows stayed `started`. */
+/**
+ * Every acked call has a row finished `ok`, and none is left `started` (the check's own open of the
+ * store is the next start: the killed process's calls in flight read `interrupted`); returns how many.
+ */
 async function checkRows(dbPath: string, first: number, acked: number[], where: string): Promise<number> {
   const store = await openStore(dbPath);
   try {
@@ -103,7 +106,9 @@ async function checkRows(dbPath: string, first: number, acked: number[], where: 
         throw new Error(`${where}: call ${n - first} reached the caller but its row says ${row.outcome}`);
     }
     const mine = new Set(Array.from({ length: acked.length + 8 }, (_, i) => argsDigest({ n: first + i })));
-    return rows.filter((r) => r.outcome === 'started' && mine.has(r.argsDigest ?? '')).length;
+    const left = rows.filter((r) => r.outcome === 'started');
+    if (left.length > 0) throw new Error(`${where}: ${left.length} rows left "started" after the next start`);
+    return rows.filter((r) => r.outcome === 'interrupted' && mine.has(r.argsDigest ?? '')).length;
   } finally {
     await store.close();
   }

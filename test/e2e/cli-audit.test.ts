@@ -113,6 +113,17 @@ describe('carte audit', () => {
     for (const secret of [GHP, PASSWORD, QUERY]) expect(all).not.toContain(secret);
   });
 
+  it('filters by outcome (issue 40: interrupted is one)', async () => {
+    const ok = JSON.parse((await carte('audit', '--json', '--outcome', 'ok')).stdout) as unknown[];
+    expect(ok.length).toBe(4);
+    expect((await carte('audit', '--outcome', 'interrupted')).stdout).toBe('no audit rows match\n');
+    const r = await carte('audit', '--outcome', 'broken');
+    expect(r.code).toBe(64);
+    expect(r.stderr).toBe(
+      'carte: --outcome takes ok, tool_error, started, interrupted or an error code (denied, timeout...), not "broken"\n',
+    );
+  });
+
   it('refuses a bad action or flag with a message naming it', async () => {
     expect((await carte('audit', 'purge')).stderr).toBe(
       'carte: unknown audit action "purge"; the only action is "export"\n',

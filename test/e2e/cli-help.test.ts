@@ -18,13 +18,24 @@ function carte(...args: string[]): Promise<{ code: number; stdout: string; stder
 
 describe('--help after an action', () => {
   it.each([
-    ['token', 'create', ['--project <id>', '--name <name>', '--expires <duration>', '--scope <scope>']],
+    [
+      'token',
+      'create',
+      ['--project <id>', '--name <name>', '--expires <duration>', '--scope <scope>', '--rate <rate>'],
+    ],
     ['token', 'list', ['--json']],
     ['token', 'revoke', []],
     [
       'audit',
       'export',
-      ['--since <duration>', '--project <id>', '--tool <key>', '--subject <sub>', '--limit <n>'],
+      [
+        '--since <duration>',
+        '--project <id>',
+        '--tool <key>',
+        '--subject <sub>',
+        '--outcome <outcome>',
+        '--limit <n>',
+      ],
     ],
     ['config', 'check', []],
     ['service', 'install', ['--dry-run', '--force', '--start']],

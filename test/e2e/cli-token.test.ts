@@ -96,9 +96,11 @@ describe('carte token', () => {
       'call',
       '--scope',
       'search',
+      '--rate',
+      '10/s',
     );
     expect(stderr).toMatch(
-      /^created token tok_[0-9a-f]{8} \("ci"\) for project "web", scopes call, search; expires \d{4}-\d\d-\d\d \d\d:\d\d UTC\n/,
+      /^created token tok_[0-9a-f]{8} \("ci"\) for project "web", scopes call, search; expires \d{4}-\d\d-\d\d \d\d:\d\d UTC; at most 600 requests a minute\n/,
     );
     const store = await openStore(join(DATA, 'carte.db'));
     try {
@@ -112,7 +114,13 @@ describe('carte token', () => {
   it('lists tokens as a table and as JSON, never with a secret', async () => {
     await create(WITH_PROJECTS, '--project', 'ops');
     const [ci, ops] = await listJson();
-    expect(ci).toMatchObject({ name: 'ci', project: 'web', scopes: ['call', 'search'], status: 'active' });
+    expect(ci).toMatchObject({
+      name: 'ci',
+      project: 'web',
+      scopes: ['call', 'search'],
+      ratePerMinute: 600,
+      status: 'active',
+    });
     expect(Date.parse(ci!.expiresAt!) - Date.parse(ci!.createdAt)).toBe(30 * 86_400_000);
     expect(ops).toMatchObject({
       name: null,
@@ -131,6 +139,7 @@ describe('carte token', () => {
         'lastUsedAt',
         'name',
         'project',
+        'ratePerMinute',
         'revokedAt',
         'scopes',
         'status',
@@ -180,6 +189,11 @@ describe('carte token', () => {
       WITH_PROJECTS,
       ['token', 'create', '--project', 'web', '--expires', 'soon'],
       'carte: --expires takes a duration such as 30m, 24h, 7d or 2w, not "soon"\n',
+    ],
+    [
+      WITH_PROJECTS,
+      ['token', 'create', '--project', 'web', '--rate', '600'],
+      'carte: --rate takes requests per minute or second such as 600/m or 10/s, not "600"\n',
     ],
     [
       WITH_PROJECTS,

@@ -402,4 +402,18 @@ describe('/metrics', () => {
     expect(r.text).not.toContain('made-up');
     expect(r.text).toMatch(/^carte_tool_calls_total\{server="unknown",outcome="unknown_tool"\} 2$/m);
   });
+
+  it('counts the calls a start found interrupted (issue 40)', async () => {
+    const dead = await openStore(store.path);
+    await dead.activity.begin({
+      kind: 'call',
+      key: 'everything/echo',
+      server: 'everything',
+      project: 'alpha',
+    });
+    await dead.close(); // a call in flight: its lease stays, as after a kill
+    await (await openStore(store.path)).close(); // the next start
+    const r = await api(tokens.alphaAdmin, '/metrics');
+    expect(r.text).toMatch(/^carte_interrupted_calls\{server="everything"\} 1$/m);
+  });
 });

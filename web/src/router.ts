@@ -24,15 +24,20 @@ export interface ActivityFilters {
   since: string;
 }
 
-/** What an audit row's outcome can be: ok, the tool's own error, still running, or any Carte error code (src/errors.ts). */
+/**
+ * What an audit row's outcome can be: ok, the tool's own error, still running, its process died
+ * before it finished (interrupted), or any Carte error code (src/errors.ts).
+ */
 export const AUDIT_OUTCOMES = [
   'ok',
   'tool_error',
   'started',
+  'interrupted',
   'denied',
   'timeout',
   'cancelled',
   'busy',
+  'rate_limited',
   'upstream_error',
   'upstream_unavailable',
   'server_disabled',

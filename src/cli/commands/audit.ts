@@ -1,6 +1,6 @@
 import type { CAC } from 'cac';
 import { streamAudit, type AuditQuery, type AuditRow } from '../../gateway/index.js';
-import { CarteError } from '../../errors.js';
+import { CarteError, ERROR_CODES } from '../../errors.js';
 import type { ActionHelps } from '../shared/action-help.js';
 import { openApp, type GlobalFlags } from '../shared/app.js';
 import { parseDurationFlag } from '../shared/flags.js';
@@ -12,10 +12,11 @@ export const AUDIT_LIST_LIMIT = 100;
 /** `carte audit export` is the one action; `carte audit` alone lists. */
 export const AUDIT_ACTIONS: ActionHelps = {
   export: {
-    usage: '[--since <duration>] [--project <id>] [--tool <key>] [--subject <sub>] [--limit <n>]',
+    usage:
+      '[--since <duration>] [--project <id>] [--tool <key>] [--subject <sub>] [--outcome <o>] [--limit <n>]',
     summary:
       'Print every matching audit row as one JSON object per line, oldest first (no limit unless --limit).',
-    options: ['since', 'project', 'tool', 'subject', 'limit'],
+    options: ['since', 'project', 'tool', 'subject', 'outcome', 'limit'],
     describe: { limit: 'At most this many rows (default: all)' },
   },
 };
@@ -25,12 +26,13 @@ interface AuditFlags extends GlobalFlags {
   project?: string;
   tool?: string;
   subject?: string;
+  outcome?: string;
   limit?: number;
   json?: boolean;
 }
 
 /**
- * `carte audit [--since 1h] [--project P] [--tool K] [--subject S] [--json]`: the newest audit rows as a table;
+ * `carte audit [--since 1h] [--project P] [--tool K] [--subject S] [--outcome O] [--json]`: the newest audit rows as a table;
  * `carte audit export [...]`: every matching row as one JSON object per line, oldest first.
  */
 export function registerAudit(cli: CAC): void {
@@ -40,6 +42,10 @@ export function registerAudit(cli: CAC): void {
     .option('--project <id>', 'Only this project')
     .option('--tool <key>', 'Only calls and describes of this tool key')
     .option('--subject <sub>', "Only what an identity provider's token with this subject (sub claim) did")
+    .option(
+      '--outcome <outcome>',
+      'Only rows with this outcome: ok, tool_error, started, interrupted or an error code (rate_limited...)',
+    )
     .option('--limit <n>', `At most this many rows (default ${AUDIT_LIST_LIMIT}; export: all)`)
     .option('--json', 'Print JSON')
     .action(async (action: string | undefined, flags: AuditFlags) => {
@@ -62,6 +68,17 @@ export function registerAudit(cli: CAC): void {
     });
 }
 
+/** Outcomes a row can have besides the error codes. */
+const OUTCOMES = ['ok', 'tool_error', 'started', 'interrupted'];
+
+function readOutcome(outcome: string): string {
+  if (OUTCOMES.includes(outcome) || Object.hasOwn(ERROR_CODES, outcome)) return outcome;
+  throw new CarteError(
+    'bad_input',
+    `--outcome takes ok, tool_error, started, interrupted or an error code (denied, timeout...), not "${outcome}"`,
+  );
+}
+
 function readQuery(flags: AuditFlags, exporting: boolean): AuditQuery {
   const range = parseDurationFlag('--since', flags.since);
   const limit = flags.limit === undefined ? (exporting ? undefined : AUDIT_LIST_LIMIT) : Number(flags.limit);
@@ -75,6 +92,7 @@ function readQuery(flags: AuditFlags, exporting: boolean): AuditQuery {
     ...(flags.project === undefined ? {} : { project: String(flags.project) }),
     ...(flags.tool === undefined ? {} : { key: String(flags.tool) }),
     ...(flags.subject === undefined ? {} : { subject: String(flags.subject) }),
+    ...(flags.outcome === undefined ? {} : { outcome: readOutcome(String(flags.outcome)) }),
     ...(limit === undefined ? {} : { limit }),
   };
 }
@@ -94,7 +112,7 @@ function formatAudit(rows: readonly AuditRow[]): string {
       dash(r.tokenId ?? r.subject),
       dash(r.key),
       r.outcome,
-      r.outcome === 'started' ? '-' : formatMs(r.durationMs),
+      r.outcome === 'started' || r.outcome === 'interrupted' ? '-' : formatMs(r.durationMs),
     ]),
   ]);
 }

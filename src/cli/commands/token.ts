@@ -8,6 +8,7 @@ import {
   TOKEN_PREFIX,
   TOKEN_SCOPES,
   type TokenInfo,
+  parseRate,
 } from '../../gateway/index.js';
 import type { ActionHelps } from '../shared/action-help.js';
 import { openApp, type App, type GlobalFlags } from '../shared/app.js';
@@ -19,15 +20,16 @@ interface TokenFlags extends GlobalFlags {
   name?: string | number;
   expires?: string;
   scope?: string | string[];
+  rate?: string;
   json?: boolean;
 }
 
 /** The actions of `carte token` and what `carte token ACTION --help` prints. */
 export const TOKEN_ACTIONS: ActionHelps = {
   create: {
-    usage: '--project <id> [--name <name>] [--expires <duration>] [--scope <scope>]...',
+    usage: '--project <id> [--name <name>] [--expires <duration>] [--scope <scope>]... [--rate <n/m>]',
     summary: "Make a bearer token for one project's HTTP callers; the secret is printed once, on stdout.",
-    options: ['project', 'name', 'expires', 'scope'],
+    options: ['project', 'name', 'expires', 'scope', 'rate'],
   },
   list: {
     usage: '[--json]',
@@ -52,6 +54,10 @@ export function registerToken(cli: CAC): void {
     .option('--name <name>', 'create: a label to recognise the token by')
     .option('--expires <duration>', 'create: lifetime: 30m, 24h, 7d, 2w (default: never expires)')
     .option('--scope <scope>', `create: ${TOKEN_SCOPES.join(', ')}; repeat for more (default: search)`)
+    .option(
+      '--rate <rate>',
+      "create: requests per minute over HTTP, e.g. 600/m or 10/s (default: the project's rate)",
+    )
     .option('--json', 'list: print JSON')
     .action(async (action: string, id: string | undefined, flags: TokenFlags) => {
       if (!Object.hasOwn(TOKEN_ACTIONS, action)) {
@@ -65,9 +71,10 @@ export function registerToken(cli: CAC): void {
           'carte token revoke needs a token id; run "carte token list" to see them',
         );
       const expiresInMs = parseDurationFlag('--expires', flags.expires);
+      const ratePerMinute = flags.rate === undefined ? undefined : readRate(String(flags.rate));
       const app = await openApp(flags);
       try {
-        if (action === 'create') await create(app, flags, expiresInMs);
+        if (action === 'create') await create(app, flags, { expiresInMs, ratePerMinute });
         else if (action === 'list') await list(app, flags.json === true);
         else await revoke(app, String(id));
       } finally {
@@ -76,7 +83,11 @@ export function registerToken(cli: CAC): void {
     });
 }
 
-async function create(app: App, flags: TokenFlags, expiresInMs: number | undefined): Promise<void> {
+async function create(
+  app: App,
+  flags: TokenFlags,
+  { expiresInMs, ratePerMinute }: { expiresInMs?: number | undefined; ratePerMinute?: number | undefined },
+): Promise<void> {
   const projects = new Set(projectsFromConfig(app.config).keys());
   if (flags.project === undefined || String(flags.project) === '') {
     const known = [...projects].map((p) => JSON.stringify(p)).join(', ');
@@ -94,13 +105,15 @@ async function create(app: App, flags: TokenFlags, expiresInMs: number | undefin
       projects,
       ...(flags.name === undefined ? {} : { name: String(flags.name) }),
       ...(expiresInMs === undefined ? {} : { expiresInMs }),
+      ...(ratePerMinute === undefined ? {} : { ratePerMinute }),
     },
     Date.now(),
   );
   const label = created.name === null ? created.id : `${created.id} (${JSON.stringify(created.name)})`;
   const expiry = created.expiresAt === null ? 'never expires' : `expires ${formatTime(created.expiresAt)}`;
+  const rate = created.ratePerMinute === null ? '' : `; at most ${created.ratePerMinute} requests a minute`;
   note(
-    `created token ${label} for project "${created.project}", scopes ${created.scopes.join(', ')}; ${expiry}`,
+    `created token ${label} for project "${created.project}", scopes ${created.scopes.join(', ')}; ${expiry}${rate}`,
   );
   note('the token is shown only this once, on stdout; Carte keeps only its hash');
   out(created.token);
@@ -152,6 +165,7 @@ function toJson(t: TokenInfo, now: number) {
     expiresAt: iso(t.expiresAt),
     lastUsedAt: iso(t.lastUsedAt),
     revokedAt: iso(t.revokedAt),
+    ratePerMinute: t.ratePerMinute,
     status: status(t, now),
   };
 }
@@ -168,4 +182,16 @@ function status(t: TokenInfo, now: number): 'active' | 'expired' | 'revoked' {
 /** `2025-01-31 12:00 UTC`. */
 function formatTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** `--rate 600/m` as requests per minute, or a bad_input error naming the flag. */
+function readRate(text: string): number {
+  try {
+    return parseRate(text);
+  } catch {
+    throw new CarteError(
+      'bad_input',
+      `--rate takes requests per minute or second such as 600/m or 10/s, not "${text}"`,
+    );
+  }
 }

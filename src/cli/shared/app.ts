@@ -146,6 +146,7 @@ export async function openApp(
       ...(process.env.CARTE_SECRET_KEY ? { key: process.env.CARTE_SECRET_KEY } : {}),
       file: join(loaded.dataDir, 'secret.key'),
     },
+    lease: leaseOf(loaded.config.store.leaseSeconds),
   });
   const gateway = await Gateway.open({
     servers: serversFromConfig(loaded.config),
@@ -212,4 +213,9 @@ function logLevel(value: string | undefined, fallback: LogLevel): LogLevel {
 
 function opt<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+/** A replica's lease from `store.leaseSeconds`: renewed every quarter of its life. */
+function leaseOf(seconds: number): { ttlMs: number; renewMs: number } {
+  return { ttlMs: seconds * 1000, renewMs: (seconds * 1000) / 4 };
 }

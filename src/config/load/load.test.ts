@@ -50,8 +50,15 @@ describe('Carte format: defaults', () => {
       audit: { arguments: 'digest', retentionDays: 90 },
       auth: {},
       registration: { allow: { commands: [], packages: [], hosts: [] }, agentRequests: false },
-      http: { port: 7777, host: '127.0.0.1', allowedOrigins: [], maxSessions: 1000, sessionIdleMinutes: 30 },
-      store: {},
+      http: {
+        port: 7777,
+        host: '127.0.0.1',
+        allowedOrigins: [],
+        maxSessions: 1000,
+        trustProxy: false,
+        sessionIdleMinutes: 30,
+      },
+      store: { leaseSeconds: 60 },
     });
   });
 

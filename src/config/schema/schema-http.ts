@@ -52,6 +52,12 @@ export const HttpSchema = z
       .max(100_000)
       .default(1000)
       .describe('Legacy (2025-11-25) MCP sessions open at once; a new one past it gets 503. Default 1000.'),
+    trustProxy: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Behind a reverse proxy: take a client's address from the last X-Forwarded-For entry (the proxy's), for the failed sign-in lockout. Default false: the connection's address.",
+      ),
     sessionIdleMinutes: z
       .number()
       .positive()

@@ -30,6 +30,13 @@ export const ProjectSchema = z
       .describe(
         'Call classes that need a person to confirm each call (asked through the client when it supports elicitation, else refused).',
       ),
+    rate: z
+      .string()
+      .regex(/^[1-9]\d{0,8}\/(s|m|min)$/)
+      .optional()
+      .describe(
+        'Requests per minute (or second) each token of this project may make over HTTP, e.g. "600/m"; a token created with --rate keeps its own. No default: no limit.',
+      ),
     search: SearchSchema.optional().describe(
       "How this project's callers' searches rank, replacing the top-level search section whole (e.g. lexical here, remote elsewhere). No default: the top-level search.",
     ),
@@ -58,6 +65,14 @@ export const StoreSchema = z
       .optional()
       .describe(
         'A PostgreSQL URL (postgres://user:password@host:5432/db) shared by a team\'s replicas; ${env:NAME} works here, and CARTE_DATABASE_URL wins over it. Absent: SQLite in the data dir.',
+      ),
+    leaseSeconds: z
+      .int()
+      .min(2)
+      .max(3600)
+      .default(60)
+      .describe(
+        "PostgreSQL: seconds a replica's lease lives without renewal (it renews every quarter of that); then another replica marks its calls in flight interrupted. Default 60.",
       ),
   })
   .describe('The store: SQLite in the data dir by default, or a PostgreSQL database for a team.');

@@ -25,5 +25,5 @@ export function resolveStore(
     out.error(['store', 'url'], `${quote(store.url)} is not a postgres:// or postgresql:// URL`);
     return undefined;
   }
-  return { url: r.value };
+  return { ...store, url: r.value };
 }

@@ -11,6 +11,7 @@ describe('http: section', () => {
       host: '127.0.0.1',
       allowedOrigins: [],
       maxSessions: 1000,
+      trustProxy: false,
       sessionIdleMinutes: 30,
     });
   });

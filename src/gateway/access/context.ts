@@ -15,6 +15,8 @@ export interface CallerContext {
   subject?: string;
   /** That token's client (`azp` or `client_id`), for the audit log. */
   client?: string;
+  /** The token's own request limit per minute (`carte token create --rate`); absent: its project's default. */
+  ratePerMinute?: number;
 }
 
 /** Who a caller is in one word, for records (approvals, proposals): `token:ID`, `oidc:SUB`, or undefined for the local user. */

@@ -40,6 +40,8 @@ export interface CreateTokenInput {
   scopes: readonly string[];
   /** The configured projects; when given, the project must be one of them. */
   projects?: ReadonlySet<string>;
+  /** Requests per minute (a whole number >= 1); absent: the project's default, or none. */
+  ratePerMinute?: number;
 }
 
 /** Creates a token and stores its hash; the returned secret is the only copy. */
@@ -55,6 +57,12 @@ export async function createToken(store: Store, input: CreateTokenInput, now: nu
       'bad_input',
       `token expiry must be a positive number of milliseconds, not ${quote(expiresInMs)}`,
     );
+  const { ratePerMinute } = input;
+  if (ratePerMinute !== undefined && !(Number.isSafeInteger(ratePerMinute) && ratePerMinute > 0))
+    throw new CarteError(
+      'bad_input',
+      `a token's rate must be a whole number of requests per minute of at least 1, not ${quote(ratePerMinute)}`,
+    );
   const token = TOKEN_PREFIX + randomBytes(SECRET_BYTES).toString('base64url');
   const row = {
     id: await newId(store),
@@ -64,6 +72,7 @@ export async function createToken(store: Store, input: CreateTokenInput, now: nu
     hash: hashToken(token),
     createdAt: now,
     expiresAt: expiresInMs === undefined ? null : now + expiresInMs,
+    ratePerMinute: ratePerMinute ?? null,
   };
   await store.tokens.insert(row);
   const { hash: _hash, ...info } = row;
@@ -154,7 +163,12 @@ export async function resolveBearer(
     );
   // Not awaited: when a token was last used is not worth a request's wait (or its failure).
   store.tokens.touchLastUsed(row.id, opts.now).catch(() => undefined);
-  return Object.freeze({ projectId: row.project, scopes: Object.freeze([...row.scopes]), tokenId: row.id });
+  return Object.freeze({
+    projectId: row.project,
+    scopes: Object.freeze([...row.scopes]),
+    tokenId: row.id,
+    ...(row.ratePerMinute === null ? {} : { ratePerMinute: row.ratePerMinute }),
+  });
 }
 
 /** sha256 hex of a secret: what the store keeps. */

@@ -134,8 +134,9 @@ describe('AuditLog.call', () => {
     expect(logs).toEqual([
       'warn: cannot finish audit rows of tool calls (they stay "started"): The database connection is not open',
     ]);
+    // The next start finds the store that began it gone with the call in flight (issue 40).
     const reopened = await openStore(path);
-    expect(await reopened.activity.audit()).toMatchObject([{ outcome: 'started', key: target.key }]);
+    expect(await reopened.activity.audit()).toMatchObject([{ outcome: 'interrupted', key: target.key }]);
     await reopened.close();
   });
 

@@ -50,7 +50,8 @@ const Filters = z.object({
     .optional()
     .openapi({ description: 'Only rows of this tool key', example: 'everything/echo' }),
   outcome: z.string().optional().openapi({
-    description: 'Only rows with this outcome: ok, tool_error, started or an error code',
+    description:
+      'Only rows with this outcome: ok, tool_error, started (in flight), interrupted (its process died first) or an error code',
     example: 'ok',
   }),
   subject: z.string().optional().openapi({

@@ -29,6 +29,9 @@ const TokenSchema = z
     expiresAt: z.string().nullable(),
     lastUsedAt: z.string().nullable(),
     revokedAt: z.string().nullable(),
+    ratePerMinute: z.number().int().nullable().openapi({
+      description: "Requests per minute it may make; null: its project's rate, or no limit",
+    }),
   })
   .openapi('Token');
 
@@ -62,6 +65,10 @@ const create = createRoute({
               .openapi({
                 description: `Days until it expires; absent: never. An admin token must give 1 to ${MAX_CALLER_ADMIN_TOKEN_DAYS}.`,
               }),
+            ratePerMinute: z.number().int().min(1).max(999_999_999).optional().openapi({
+              description:
+                "Requests per minute it may make over HTTP; absent: its project's rate, or no limit",
+            }),
           }),
         },
       },
@@ -108,6 +115,7 @@ export function registerTokens(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void 
         scopes: body.scopes,
         ...(body.name === undefined || body.name === '' ? {} : { name: body.name }),
         ...(body.expiresInDays === undefined ? {} : { expiresInMs: body.expiresInDays * DAY_MS }),
+        ...(body.ratePerMinute === undefined ? {} : { ratePerMinute: body.ratePerMinute }),
       },
       Date.now(),
     );
@@ -131,5 +139,6 @@ function shown(t: TokenInfo) {
     expiresAt: iso(t.expiresAt),
     lastUsedAt: iso(t.lastUsedAt),
     revokedAt: iso(t.revokedAt),
+    ratePerMinute: t.ratePerMinute,
   };
 }

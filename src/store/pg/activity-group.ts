@@ -6,7 +6,7 @@
 // the larger the groups (a quiet one still writes at once). Each promise settles once its
 // statement committed. If a grouped statement fails, each write runs alone, so one bad row fails
 // only its own caller.
-import type { ActivityOutcome } from '../sqlite/activity-repo.js';
+import { OPEN_OUTCOMES, type ActivityOutcome } from '../sqlite/activity-repo.js';
 import type { Queryable } from './db.js';
 
 /**
@@ -99,6 +99,7 @@ const BEGIN_COLUMNS = [
   ['subject', 'text'],
   ['client', 'text'],
   ['parent_id', 'bigint'],
+  ['owner', 'text'],
 ] as const;
 
 /** A begun row's values (BEGIN_COLUMNS order), or a finish of a begun row. */
@@ -129,10 +130,10 @@ function insertSql(first: number): string {
 function finishSql(first: number): string {
   const [id, outcome, ms, bytes, detail] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
   return `UPDATE activity SET outcome = t.outcome, duration_ms = t.duration_ms, result_bytes = t.result_bytes,
-                 detail = coalesce(t.detail, activity.detail)
+                 detail = coalesce(t.detail, CASE WHEN activity.outcome = 'interrupted' THEN NULL ELSE activity.detail END)
           FROM unnest(${id}::bigint[], ${outcome}::text[], ${ms}::float8[], ${bytes}::bigint[], ${detail}::text[])
                AS t(id, outcome, duration_ms, result_bytes, detail)
-          WHERE activity.id = t.id AND activity.outcome = 'started'
+          WHERE activity.id = t.id AND activity.outcome IN (${OPEN_OUTCOMES})
           RETURNING activity.id`;
 }
 

@@ -7,6 +7,8 @@ import {
   ACTIVITY_DEFAULTS,
   PRUNE_BATCH,
   PRUNE_EVERY,
+  INTERRUPTED,
+  OPEN_OUTCOMES,
   STARTED,
   type ActivityEvent,
   type ActivityOptions,
@@ -31,18 +33,24 @@ const INSERT = {
   name: 'carte_activity_insert',
   text: `INSERT INTO activity (at, kind, key, server, outcome, duration_ms, result_bytes,
                                request_id, token_id, project, args_digest, args, detail, subject, client,
-                               parent_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
+                               parent_id, owner)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
 };
 const FINISH = {
   name: 'carte_activity_finish',
-  text: `UPDATE activity SET outcome = $1, duration_ms = $2, result_bytes = $3, detail = coalesce($5, detail)
-         WHERE id = $4 AND outcome = '${STARTED}'`,
+  text: `UPDATE activity SET outcome = $1, duration_ms = $2, result_bytes = $3,
+           detail = coalesce($5, CASE WHEN outcome = '${INTERRUPTED}' THEN NULL ELSE detail END)
+         WHERE id = $4 AND outcome IN (${OPEN_OUTCOMES})`,
 };
 
-/** Writes counted across the store's repositories (the pool's and a transaction's), for pruning. */
+/**
+ * What the store's activity repositories (the pool's and each transaction's) share: writes counted
+ * for pruning, calls begun and not finished, and the replica's lease (leases.ts).
+ */
 export interface WriteCounter {
   writes: number;
+  open?: number;
+  lease?: { readonly owner: string; ensure(): Promise<void> };
 }
 
 /** The activity table on PostgreSQL: the contract of ../activity-repo.ts. */
@@ -62,18 +70,37 @@ export class PgActivityRepo implements ActivityContract {
 
   /** Appends a call's row as `started` and returns its id; committed when the promise resolves. */
   async begin(event: StartedEvent): Promise<number> {
-    return this.write(event, STARTED, 0, undefined);
+    const owned = await this.owned(event);
+    const id = await this.write(owned, STARTED, 0, undefined);
+    this.counter.open = (this.counter.open ?? 0) + 1;
+    return id;
+  }
+
+  /** `event` naming this replica's lease, taken first if this is its first call. */
+  private async owned(event: StartedEvent): Promise<StartedEvent> {
+    const lease = this.counter.lease;
+    if (!lease) return event;
+    await lease.ensure();
+    return { ...event, owner: lease.owner };
   }
 
   /** Sets a begun row's outcome; false when no such `started` row is left. */
   async finish(id: number, end: FinishedCall): Promise<boolean> {
+    this.counter.open = Math.max(0, (this.counter.open ?? 0) - 1);
+    return this.update(id, end);
+  }
+
+  private async update(id: number, end: FinishedCall): Promise<boolean> {
     const values = [end.outcome, roundMs(end.durationMs), end.resultBytes ?? null, id, end.detail ?? null];
     return (await changes(this.q, FINISH.text, values, FINISH.name)) === 1;
   }
 
   /** `begin` in a group commit with the other writes of this turn (activity-group.ts). */
   async beginGrouped(event: StartedEvent): Promise<number> {
-    return (await this.turn.add({ begin: eventValues(event, STARTED, 0, undefined) })) as number;
+    const owned = await this.owned(event);
+    const id = (await this.turn.add({ begin: eventValues(owned, STARTED, 0, undefined) })) as number;
+    this.counter.open = (this.counter.open ?? 0) + 1;
+    return id;
   }
 
   /** `finish` in a group commit with the other writes of this turn. */
@@ -85,6 +112,7 @@ export class PgActivityRepo implements ActivityContract {
       resultBytes: end.resultBytes ?? null,
       detail: end.detail ?? null,
     };
+    this.counter.open = Math.max(0, (this.counter.open ?? 0) - 1);
     return (await this.turn.add({ finish })) as boolean;
   }
 
@@ -97,7 +125,7 @@ export class PgActivityRepo implements ActivityContract {
     (w) =>
       'begin' in w
         ? this.insert(w.begin)
-        : this.finish(w.finish.id, {
+        : this.update(w.finish.id, {
             ...w.finish,
             resultBytes: w.finish.resultBytes ?? undefined,
             detail: w.finish.detail ?? undefined,

@@ -3,7 +3,7 @@
 // session token sums, each over a range of one project's rows.
 import {
   DEFAULT_PROJECT_ID,
-  STARTED,
+  FINISHED_SQL,
   type ActivityRange,
   type CallBucket,
   type ServerUsage,
@@ -15,7 +15,7 @@ import { row, rows, type Queryable } from './db.js';
 /** The WHERE clause of a range over parameters $1 (since) and $2 (project). */
 const RANGE_SQL = `($1::bigint IS NULL OR at >= $1::bigint)
   AND ($2::text IS NULL OR coalesce(project, '${DEFAULT_PROJECT_ID}') = $2::text)`;
-const FINISHED_CALLS = `kind = 'call' AND outcome <> '${STARTED}' AND ${RANGE_SQL}`;
+const FINISHED_CALLS = `kind = 'call' AND ${FINISHED_SQL} AND ${RANGE_SQL}`;
 
 const rangeValues = (r: ActivityRange) => [r.since ?? null, r.project ?? null];
 

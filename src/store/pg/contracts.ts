@@ -11,3 +11,4 @@ export type TokensContract = Repositories['tokens'];
 export type ProposalsContract = Repositories['proposals'];
 export type TrustContract = Repositories['trust'];
 export type UpstreamAuthContract = Repositories['upstreamAuth'];
+export type RatesContract = Repositories['rates'];

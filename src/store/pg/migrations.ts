@@ -143,6 +143,32 @@ export const PG_MIGRATIONS: readonly { version: number; sql: string }[] = [
             updated_at BIGINT NOT NULL
           )`,
   },
+  // Issue 40: no row left `started` (each call's row names its replica; each replica renews its
+  // lease, `renewed_at`, on the database's clock in epoch ms: pg/leases.ts), and rate limits.
+  {
+    version: 11,
+    // Rate limits (issue 40, item 5): a token's own limit, and the counters every replica shares:
+    // hits per key (a token, a project, a client address's failed sign-ins) per fixed minute, and
+    // an address's block (pg/rates-repo.ts). UNLOGGED: no WAL, so a hit's commit waits for no
+    // flush (measured: bench/rates/pg-hit.ts); a PostgreSQL crash or failover empties them, which
+    // costs at most a minute of counting.
+    sql: `ALTER TABLE tokens ADD COLUMN rate_per_minute INTEGER CHECK (rate_per_minute > 0);
+          CREATE UNLOGGED TABLE rate_windows (
+            key TEXT COLLATE "C" NOT NULL,
+            window_start BIGINT NOT NULL,
+            hits INTEGER NOT NULL,
+            PRIMARY KEY (key, window_start)
+          );
+          CREATE UNLOGGED TABLE rate_blocks (key TEXT COLLATE "C" PRIMARY KEY, until BIGINT NOT NULL);
+          ALTER TABLE activity ADD COLUMN owner TEXT;
+          CREATE TABLE leases (
+            owner TEXT COLLATE "C" PRIMARY KEY,
+            host TEXT NOT NULL,
+            pid BIGINT NOT NULL,
+            started_at BIGINT NOT NULL,
+            renewed_at BIGINT NOT NULL
+          );`,
+  },
 ];
 
 /** The schema version this build writes: SQLite's, which the last migration must reach. */

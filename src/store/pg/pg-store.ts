@@ -9,6 +9,7 @@ import { PG_TYPES, type Queryable } from './db.js';
 import { migrate } from './migrations.js';
 import { PgActivityRepo, type WriteCounter } from './activity-repo.js';
 import { PgProposalsRepo } from './proposals-repo.js';
+import { PgRatesRepo } from './rates-repo.js';
 import { PgServersRepo } from './servers-repo.js';
 import { PgSnapshotsRepo } from './snapshots-repo.js';
 import { PgTokensRepo, TokenMemory } from './tokens-repo.js';
@@ -21,6 +22,7 @@ import { parseStoreUrl } from './store-url.js';
 import { announce, ChangeListener } from './changes.js';
 import { AdvisoryLocks } from './locks.js';
 import { asUnavailable, mappingAway } from './unavailable.js';
+import { LEASE_DEFAULTS, PgLeases } from './leases.js';
 
 /**
  * Connections per process when the URL has no `?pool=`: pg's own default. A gateway's statements
@@ -35,7 +37,10 @@ export const DEFAULT_POOL_SIZE = 10;
  */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/** Opens the store in the database at `url`, migrating it as needed; prunes expired activity rows. */
+/**
+ * Opens the store in the database at `url`, migrating it as needed; prunes expired activity rows
+ * and sets the `started` rows of replicas whose lease expired `interrupted` (leases.ts).
+ */
 export async function openPostgresStore(url: string, options: StoreOptions = {}): Promise<Store> {
   const { connectionString, printable, poolSize } = parseStoreUrl(url, DEFAULT_POOL_SIZE);
   const retention: ActivityOptions = { ...ACTIVITY_DEFAULTS, ...options.activity };
@@ -49,22 +54,22 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
   // without a listener it would crash the process. The next statement fails, or reconnects.
   pool.on('error', () => undefined);
   const changes = new ChangeListener(connectionString, () => undefined);
-  const shared = {
-    counter: { writes: 0 },
-    tokens: new TokenMemory(),
-    origin: changes.origin,
-    box: secretBox(options.secretKey),
-  };
+  const leases = new PgLeases(pool, { ...LEASE_DEFAULTS, ...options.lease }, options.now);
+  const counter: WriteCounter = { writes: 0, open: 0, lease: leases };
+  const shared = { counter, tokens: new TokenMemory(), origin: changes.origin, box: secretBox(options.secretKey) };
   const locks = new AdvisoryLocks(connectionString);
   let outside: Repositories;
   try {
     await migrate(pool, printable);
     outside = repositories(pool, retention, shared, printable);
     await outside.activity.pruneExpired();
+    await leases.sweep().catch(() => undefined); // the next renewal, or the next start, sweeps
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw storeError(err, printable, connectionString);
   }
+  // A failed renewal or sweep is retried at the next tick; the store's own errors show elsewhere.
+  leases.start(() => undefined);
   return {
     engine: 'postgres',
     path: printable,
@@ -105,6 +110,7 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
     exclusive: (name, fn) => locks.hold(name, fn),
     checkpointInBackground: () => undefined, // PostgreSQL checkpoints in its own processes
     close: async () => {
+      await leases.close(counter.open ?? 0);
       await changes.close();
       await locks.close();
       await pool.end();
@@ -141,6 +147,7 @@ function repositories(
     proposals: away(new PgProposalsRepo(q)),
     trust: away(new PgTrustRepo(q, catalog)),
     upstreamAuth: away(new PgUpstreamAuthRepo(q, shared.box)),
+    rates: away(new PgRatesRepo(q)),
   };
 }
 

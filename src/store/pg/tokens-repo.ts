@@ -31,9 +31,18 @@ export class PgTokensRepo implements TokensContract {
   async insert(r: NewTokenRow): Promise<void> {
     await changes(
       this.q,
-      `INSERT INTO tokens (id, name, project, scopes, hash, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [r.id, r.name, r.project, JSON.stringify(r.scopes), r.hash, r.createdAt, r.expiresAt],
+      `INSERT INTO tokens (id, name, project, scopes, hash, created_at, expires_at, rate_per_minute)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        r.id,
+        r.name,
+        r.project,
+        JSON.stringify(r.scopes),
+        r.hash,
+        r.createdAt,
+        r.expiresAt,
+        r.ratePerMinute ?? null,
+      ],
     );
   }
 

@@ -1,5 +1,13 @@
-import { CarteError, type ErrorCode } from '../../errors.js';
-import type { ActivityKind } from './types.js';
+import { CarteError } from '../../errors.js';
+import type {
+  ActivityEvent,
+  ActivityOptions,
+  FinishedCall,
+  HotScore,
+  SessionEvent,
+  SessionStats,
+  StartedEvent,
+} from './activity-types.js';
 import { auditSelect, toAuditRow, type AuditQuery, type AuditRow } from './audit-rows.js';
 import {
   callSeries,
@@ -8,6 +16,7 @@ import {
   usageByTool,
   DEFAULT_PROJECT_ID,
   RANGE_SQL,
+  INTERRUPTED,
   STARTED,
   type ActivityRange,
   type CallBucket,
@@ -15,88 +24,24 @@ import {
   type ToolUsage,
 } from './activity-stats.js';
 import { GroupCommit } from './group-commit.js';
+import type { OwnerLease } from './leases.js';
 import { prepared, type Db } from './sqlite.js';
 
-/** How an event ended: `ok`, the upstream's own `isError` result, or the gateway's error code. */
-export type ActivityOutcome = 'ok' | 'tool_error' | ErrorCode;
+export { INTERRUPTED, STARTED };
 
-export { STARTED };
+/** Outcomes a `finish` may overwrite, as SQL. */
+export const OPEN_OUTCOMES = `'${STARTED}', '${INTERRUPTED}'`;
 export type { ActivityRange, CallBucket, ServerUsage, ToolUsage };
-
-/** One event to record. A `call` needs its tool key and server. */
-export interface ActivityEvent {
-  kind: ActivityKind;
-  /** Unix epoch milliseconds; now when absent. */
-  at?: number;
-  key?: string;
-  server?: string;
-  outcome: ActivityOutcome;
-  durationMs: number;
-  /** Size of the result (see gateway/trust/usage.ts for how it is measured); absent for failures. */
-  resultBytes?: number;
-  /** The audit columns (issue 15): who asked and what with. */
-  requestId?: string;
-  /** The token's public id, never the token. */
-  tokenId?: string;
-  project?: string;
-  /** A digest of the arguments (gateway/trust/audit.ts). */
-  argsDigest?: string;
-  /** The arguments with secrets redacted, as JSON text; only under `audit.arguments: redacted`. */
-  args?: string;
-  /** A short note: a search query's digest, an admin action's subject. */
-  detail?: string;
-  /** An identity provider's access token: its `sub` claim (issue 31). */
-  subject?: string;
-  /** An identity provider's access token: the client it was issued to (`azp` or `client_id`). */
-  client?: string;
-  /** The id of the `code` row of the run_code script that made this call (issue 43). */
-  parentId?: number;
-}
-
-/** A call's row as `begin` writes it, before the call runs. */
-export type StartedEvent = Omit<ActivityEvent, 'outcome' | 'durationMs' | 'resultBytes'>;
-
-/** How a begun call ended. */
-export interface FinishedCall {
-  outcome: ActivityOutcome;
-  durationMs: number;
-  resultBytes?: number;
-  /** A failed call's error message, redacted (the `detail` column); kept as it was when absent. */
-  detail?: string;
-}
-
-/** One downstream session's end: what Carte sent against what a full listing would have cost. */
-export interface SessionEvent {
-  /** Unix epoch milliseconds of the session's end; now when absent. */
-  at?: number;
-  durationMs: number;
-  /** Tokens of everything Carte sent the client (listings and meta-tool answers), a whole number >= 0. */
-  tokensSent: number;
-  /** Tokens the full listing of the tools visible to the session would have cost, a whole number >= 0. */
-  tokensListing: number;
-  /** The session's project (absent: counted as `default`'s). */
-  project?: string;
-}
-
-/** Sessions ended in a time range and their token sums (`carte stats`). */
-export interface SessionStats {
-  sessions: number;
-  tokensSent: number;
-  tokensListing: number;
-}
-
-/** A tool's recency-weighted call count. */
-export interface HotScore {
-  key: string;
-  score: number;
-}
-
-export interface ActivityOptions {
-  /** Rows older than this are pruned (on open and every PRUNE_EVERY writes). */
-  retentionDays: number;
-  /** At most this many rows are kept, whatever their age (a runaway agent cannot fill the disk). */
-  maxRows: number;
-}
+export type {
+  ActivityEvent,
+  ActivityOptions,
+  ActivityOutcome,
+  FinishedCall,
+  HotScore,
+  SessionEvent,
+  SessionStats,
+  StartedEvent,
+} from './activity-types.js';
 
 /**
  * 90 days: at the hot list's 7-day half-life a 90-day-old call weighs 2^-12.9 (0.0001), so usage
@@ -124,25 +69,29 @@ export class ActivityRepo {
   private readonly update;
   private readonly group;
   private writes = 0;
+  /** Rows begun and not finished by this process. */
+  private open = 0;
   /** Calls begun through beginGrouped and not finished: how many others may write this turn. */
   private grouped = 0;
 
   constructor(
     private readonly db: Db,
     private readonly options: ActivityOptions = ACTIVITY_DEFAULTS,
+    private readonly lease?: OwnerLease,
   ) {
     checkOptions(options);
     this.insert = prepared(
       db,
       `INSERT INTO activity (at, kind, key, server, outcome, duration_ms, result_bytes,
                              request_id, token_id, project, args_digest, args, detail, subject, client,
-                             parent_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                             parent_id, owner)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.update = prepared(
       db,
-      `UPDATE activity SET outcome = ?, duration_ms = ?, result_bytes = ?, detail = coalesce(?, detail)
-       WHERE id = ? AND outcome = '${STARTED}'`,
+      `UPDATE activity SET outcome = ?, duration_ms = ?, result_bytes = ?,
+         detail = coalesce(?, CASE WHEN outcome = '${INTERRUPTED}' THEN NULL ELSE detail END)
+       WHERE id = ? AND outcome IN (${OPEN_OUTCOMES})`,
     );
     this.insertSession = prepared(
       db,
@@ -160,13 +109,27 @@ export class ActivityRepo {
   /**
    * Appends a call's row with outcome `started` before the call runs, and returns its id for
    * `finish`. Committed when it returns (autocommit), so it survives the process being killed.
+   * The row names this process's lease (taken on the first call), so a later start can tell
+   * whether the call is still in flight or its process died (leases.ts).
    */
   begin(event: StartedEvent): number {
-    return this.write(event, STARTED, 0, undefined);
+    this.lease?.ensure();
+    const id = this.write({ ...event, owner: this.lease?.owner }, STARTED, 0, undefined);
+    this.open++;
+    return id;
   }
 
-  /** Sets a begun row's outcome, duration and result size (one UPDATE by id); false when no such `started` row is left. */
+  /** Calls begun here and not finished (the store keeps its lease on close while any are). */
+  inFlight(): number {
+    return this.open;
+  }
+
+  /**
+   * Sets a begun row's outcome, duration and result size (one UPDATE by id); false when no such
+   * row is left. A row another start took for dead (`interrupted`) is finished too: the call ended.
+   */
   finish(id: number, end: FinishedCall): boolean {
+    this.open = Math.max(0, this.open - 1);
     const changes = this.update.run(
       end.outcome,
       roundMs(end.durationMs),
@@ -183,6 +146,7 @@ export class ActivityRepo {
    * in flight the write is taken to be alone and waits for no turn.
    */
   beginGrouped(event: StartedEvent): Promise<number> {
+    this.lease?.ensure(); // outside the group's transaction: a rolled-back group must not lose it
     const wait = this.grouped++ > 0 ? 'turn' : 'task';
     const id = this.group.add(() => this.begin(event), wait);
     id.catch(() => this.grouped--); // a call whose row failed never finishes
@@ -382,5 +346,6 @@ export function eventValues(
     e.subject ?? null,
     e.client ?? null,
     e.parentId ?? null,
+    e.owner ?? null,
   ];
 }

@@ -44,8 +44,17 @@ export interface ServerUsage {
   p95Ms: number;
 }
 
-/** The outcome of a call's row between `begin` and `finish`; one left so is a call that never finished. */
+/** The outcome of a call's row between `begin` and `finish`; one left so is a call in flight. */
 export const STARTED = 'started';
+
+/**
+ * The outcome of a `started` row whose process died before the call finished (a later start found
+ * it: sqlite/leases.ts, pg/leases.ts); its `detail` is the ISO time of that start.
+ */
+export const INTERRUPTED = 'interrupted';
+
+/** Calls that ended with a known duration: not in flight, not interrupted (usage reads only these). */
+export const FINISHED_SQL = `outcome NOT IN ('${STARTED}', '${INTERRUPTED}')`;
 
 /** Rows before projects existed (store schema 7) belong to the one project there was. */
 export const DEFAULT_PROJECT_ID = 'default';
@@ -63,7 +72,7 @@ export function rangeParams(r: ActivityRange): { since: number | null; project: 
 export function callSeries(db: Db, q: ActivityRange & { since: number; bucketMs: number }): CallBucket[] {
   // Parameters bind as REAL: the cast makes the division whole (times are positive: it floors).
   const sql = `SELECT CAST(at / @bucket AS INTEGER) * @bucket AS at, count(*) AS calls, sum(outcome <> 'ok') AS errors
-               FROM activity WHERE kind = 'call' AND outcome <> '${STARTED}' AND ${RANGE_SQL}
+               FROM activity WHERE kind = 'call' AND ${FINISHED_SQL} AND ${RANGE_SQL}
                GROUP BY 1 ORDER BY 1`;
   return prepared(db, sql).all({ ...rangeParams(q), bucket: Math.round(q.bucketMs) }) as CallBucket[];
 }
@@ -71,7 +80,7 @@ export function callSeries(db: Db, q: ActivityRange & { since: number; bucketMs:
 /** Each server's finished calls in the range, most called first (one pass; percentiles sorted in JS). */
 export function usageByServer(db: Db, q: ActivityRange = {}): ServerUsage[] {
   const sql = `SELECT server, duration_ms, outcome = 'ok' FROM activity
-               WHERE kind = 'call' AND outcome <> '${STARTED}' AND ${RANGE_SQL}`;
+               WHERE kind = 'call' AND ${FINISHED_SQL} AND ${RANGE_SQL}`;
   const rows = prepared(db, sql).raw().iterate(rangeParams(q)) as IterableIterator<[string, number, number]>;
   const servers = new Map<string, { durations: number[]; errors: number }>();
   for (const [server, durationMs, ok] of rows) {
@@ -116,7 +125,7 @@ export function nearestRank(sorted: ArrayLike<number>, p: number): number {
 export function usageByTool(db: Db, range: ActivityRange): ToolUsage[] {
   // A `started` row is a call in flight or one that never finished: neither a success nor a known failure.
   const sql = `SELECT key, duration_ms, outcome = 'ok', at FROM activity
-               WHERE kind = 'call' AND outcome <> '${STARTED}' AND ${RANGE_SQL}`;
+               WHERE kind = 'call' AND ${FINISHED_SQL} AND ${RANGE_SQL}`;
   const rows = prepared(db, sql).raw().iterate(rangeParams(range)) as IterableIterator<
     [string, number, number, number]
   >;

@@ -4,6 +4,7 @@
 // this room holds the API), and the PostgreSQL ones (../pg/) keep it.
 import type { ActivityRepo } from './activity-repo.js';
 import type { ProposalsRepo } from './proposals-repo.js';
+import type { RatesRepo } from './rates-repo.js';
 import type { ServersRepo } from './servers-repo.js';
 import type { SnapshotsRepo } from './snapshots-repo.js';
 import type { TokensRepo } from './tokens-repo.js';
@@ -13,6 +14,7 @@ import type { VectorsRepo } from './vectors-repo.js';
 import type { UpstreamAuthRepo } from './upstream-auth-repo.js';
 import type { SecretKeySource } from './secret-box.js';
 import type { ActivityOptions } from './activity-repo.js';
+import type { LeaseOptions } from './leases.js';
 
 /** `T`'s methods, each answering with a promise of what it returned. */
 export type Promised<T> = {
@@ -37,7 +39,7 @@ export interface Repositories {
   /** Derived search state (the lexical index's analysis of the catalog), cached by content key. */
   readonly snapshots: Promised<SnapshotsRepo>;
   /** One row per gateway event (calls and session ends): usage, the hot list, tokens saved, audit. */
-  readonly activity: Promised<Omit<ActivityRepo, 'flush'>>;
+  readonly activity: Promised<Omit<ActivityRepo, 'flush' | 'inFlight'>>;
   /** Bearer tokens by public id (only hashes of the secrets). */
   readonly tokens: Promised<TokensRepo>;
   /** Servers proposed for registration and their decisions. */
@@ -46,6 +48,8 @@ export interface Repositories {
   readonly trust: Promised<TrustRepo>;
   /** Upstream sign-ins (OAuth tokens, registered clients), sealed with the store's secret key. */
   readonly upstreamAuth: Promised<UpstreamAuthRepo>;
+  /** Rate-limit counters: this process's memory on SQLite, shared tables on PostgreSQL. */
+  readonly rates: Promised<RatesRepo>;
 }
 
 /** The store: repositories over one database, plus a transaction helper. */
@@ -86,4 +90,8 @@ export interface StoreOptions {
   activity?: Partial<ActivityOptions>;
   /** The key that seals upstream sign-ins (secret-box.ts); read only when one is saved or read. */
   secretKey?: SecretKeySource;
+  /** PostgreSQL: how a replica's lease is kept (pg/leases.ts, LEASE_DEFAULTS when absent). */
+  lease?: Partial<LeaseOptions>;
+  /** The clock a start stamps on the rows it finds `interrupted` (tests); Date.now when absent. */
+  now?: () => number;
 }

@@ -12,7 +12,7 @@ export interface AuditQuery {
   /** A tool key (exact). */
   key?: string;
   kinds?: readonly ActivityKind[];
-  /** An outcome (exact): `ok`, `tool_error`, `started` or an error code. */
+  /** An outcome (exact): `ok`, `tool_error`, `started`, `interrupted` or an error code. */
   outcome?: string;
   /** Only rows past this one in the read's order (older for `audit`, newer for `exportAudit`): a page's cursor. */
   after?: AuditCursor;
@@ -40,7 +40,10 @@ export interface AuditRow {
   project: string | null;
   key: string | null;
   server: string | null;
-  /** `started` (never finished: in flight, or the process died), `ok`, `tool_error` or an error code. */
+  /**
+   * `started` (in flight), `interrupted` (its process died before it finished: `detail` is the ISO
+   * time of the start that found it), `ok`, `tool_error` or an error code.
+   */
   outcome: string;
   durationMs: number;
   resultBytes: number | null;
@@ -48,7 +51,7 @@ export interface AuditRow {
   argsDigest: string | null;
   /** The arguments with secrets redacted, only under `audit.arguments: redacted`. */
   args: unknown;
-  /** A search's query digest (or redacted query), an admin action's subject. */
+  /** A search's query digest (or redacted query), an admin action's subject, an interrupted call's finding time. */
   detail: string | null;
   /** The `sub` of the identity provider's access token that asked; null for Carte's own tokens and the local user. */
   subject: string | null;

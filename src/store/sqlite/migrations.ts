@@ -190,6 +190,23 @@ export const MIGRATIONS: readonly string[] = [
      refreshable INTEGER NOT NULL DEFAULT 0,
      updated_at INTEGER NOT NULL
    ) STRICT;`,
+  // 11: no row left `started` (issue 40, item 4). `activity.owner` names the process (SQLite) or
+  // replica (PostgreSQL) that wrote a call's `started` row; `leases` holds one row per owner that
+  // has begun a call and not closed. An owner found dead (SQLite: its lock file is free; PostgreSQL:
+  // its lease was not renewed in time) has its `started` rows set to `interrupted` and its lease
+  // deleted (store/sqlite/leases.ts, store/pg/leases.ts). Rows from before this migration have no
+  // owner and are left as they are. Rate limits (issue 40, item 5): `tokens.rate_per_minute` is a
+  // token's own limit (NULL: its project's default, or none). On SQLite the counters live in the
+  // serving process's memory (one daemon per data dir); PostgreSQL shares them in a table.
+  `ALTER TABLE tokens ADD COLUMN rate_per_minute INTEGER CHECK (rate_per_minute > 0);
+   ALTER TABLE activity ADD COLUMN owner TEXT;
+   CREATE TABLE leases (
+     owner TEXT PRIMARY KEY,
+     host TEXT NOT NULL,
+     pid INTEGER NOT NULL,
+     started_at INTEGER NOT NULL,
+     renewed_at INTEGER NOT NULL
+   ) STRICT;`,
 ];
 
 /** The schema version this build writes. */

@@ -12,15 +12,26 @@ import { ProposalsRepo } from './proposals-repo.js';
 import { TrustRepo } from './trust-repo.js';
 import { UpstreamAuthRepo } from './upstream-auth-repo.js';
 import { secretBox } from './secret-box.js';
+import { SqliteLeases } from './leases.js';
+import { RatesRepo } from './rates-repo.js';
 import type { Promised, Repositories, Store, StoreOptions } from './api.js';
 
-/** Opens the store file (created and migrated as needed) and prunes expired activity rows. */
+/**
+ * Opens the store file (created and migrated as needed), prunes expired activity rows, and sets
+ * the `started` rows of processes found dead `interrupted` (leases.ts).
+ */
 export function openSqliteStore(path: string, options: StoreOptions = {}): Store {
   const opened = openDatabase(path);
   const db: Db = opened.db;
   let checkpoints: CheckpointTimer | undefined = opened.checkpoints;
-  const activity = new ActivityRepo(db, { ...ACTIVITY_DEFAULTS, ...options.activity });
+  const leases = new SqliteLeases(db, path);
+  const activity = new ActivityRepo(db, { ...ACTIVITY_DEFAULTS, ...options.activity }, leases);
   activity.pruneExpired();
+  try {
+    leases.sweep(options.now?.());
+  } catch {
+    // A read-only copy, or the write lock held past the busy timeout: the next start sweeps.
+  }
   const sync = {
     servers: new ServersRepo(db),
     tools: new ToolsRepo(db),
@@ -31,6 +42,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
     proposals: new ProposalsRepo(db),
     trust: new TrustRepo(db),
     upstreamAuth: new UpstreamAuthRepo(db, secretBox(options.secretKey)),
+    rates: new RatesRepo(),
   };
   const gate = new Gate();
   const queue = new NamedQueue();
@@ -66,6 +78,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
       await gate.passed();
       checkpoints?.stop();
       activity.flush(); // grouped audit writes still queued: no row is lost to a close
+      leases.close(activity.inFlight());
       db.close();
     },
   };

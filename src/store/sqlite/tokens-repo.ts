@@ -13,10 +13,14 @@ export interface TokenRow {
   expiresAt: number | null;
   lastUsedAt: number | null;
   revokedAt: number | null;
+  /** Requests per minute this token may make (null: its project's default, or no limit). */
+  ratePerMinute: number | null;
 }
 
 /** What a new token stores; it starts never used and not revoked. */
-export type NewTokenRow = Omit<TokenRow, 'lastUsedAt' | 'revokedAt'>;
+export type NewTokenRow = Omit<TokenRow, 'lastUsedAt' | 'revokedAt' | 'ratePerMinute'> & {
+  ratePerMinute?: number | null;
+};
 
 /**
  * `last_used_at` is written at most this often per token (ms): resolving a token is on every
@@ -44,6 +48,7 @@ export interface TokenDbRow {
   expires_at: number | null;
   last_used_at: number | null;
   revoked_at: number | null;
+  rate_per_minute: number | null;
 }
 
 export function fromDb(r: TokenDbRow): TokenRow {
@@ -57,6 +62,7 @@ export function fromDb(r: TokenDbRow): TokenRow {
     expiresAt: r.expires_at,
     lastUsedAt: r.last_used_at,
     revokedAt: r.revoked_at,
+    ratePerMinute: r.rate_per_minute,
   };
 }
 
@@ -72,9 +78,9 @@ export class TokensRepo {
   insert(row: NewTokenRow): void {
     prepared(
       this.db,
-      `INSERT INTO tokens (id, name, project, scopes, hash, created_at, expires_at)
-       VALUES (@id, @name, @project, @scopes, @hash, @createdAt, @expiresAt)`,
-    ).run({ ...row, scopes: JSON.stringify(row.scopes) });
+      `INSERT INTO tokens (id, name, project, scopes, hash, created_at, expires_at, rate_per_minute)
+       VALUES (@id, @name, @project, @scopes, @hash, @createdAt, @expiresAt, @ratePerMinute)`,
+    ).run({ ...row, scopes: JSON.stringify(row.scopes), ratePerMinute: row.ratePerMinute ?? null });
   }
 
   get(id: string): TokenRow | undefined {

@@ -6,10 +6,19 @@ export const DISCOVERY_STATUSES = ['never', 'discovering', 'success', 'failed', 
 export type DiscoveryStatus = (typeof DISCOVERY_STATUSES)[number];
 
 /**
- * Kinds of event the activity table holds; `call` and `session` (one row at the end of each
- * downstream session, with its token counts) are recorded today, the rest by the trust issue.
+ * Kinds of event the activity table holds: `session` is one row at the end of each downstream
+ * session, with its token counts; `auth` a request refused by a rate limit or a sign-in lockout.
  */
-export const ACTIVITY_KINDS = ['call', 'search', 'browse', 'describe', 'admin', 'session', 'code'] as const;
+export const ACTIVITY_KINDS = [
+  'call',
+  'search',
+  'browse',
+  'describe',
+  'admin',
+  'session',
+  'code',
+  'auth',
+] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 export interface ServerRow {
