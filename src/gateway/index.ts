@@ -147,6 +147,7 @@ export {
   unresolvedVariables,
   type ApprovalSite,
   type ApprovedProposal,
+  type ApprovalChoice,
   type PendingApprovals,
   type PendingProposal,
 } from './approvals.js';

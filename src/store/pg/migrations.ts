@@ -143,6 +143,8 @@ export const PG_MIGRATIONS: readonly { version: number; sql: string }[] = [
             updated_at BIGINT NOT NULL
           )`,
   },
+  // Sandboxed registration (issue 42): the network hosts an approval granted.
+  { version: 11, sql: 'ALTER TABLE proposals ADD COLUMN network_grant TEXT' },
 ];
 
 /** The schema version this build writes: SQLite's, which the last migration must reach. */

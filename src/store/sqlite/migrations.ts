@@ -190,6 +190,9 @@ export const MIGRATIONS: readonly string[] = [
      refreshable INTEGER NOT NULL DEFAULT 0,
      updated_at INTEGER NOT NULL
    ) STRICT;`,
+  // 11. Sandboxed registration (issue 42): the network hosts an approval granted (a JSON array;
+  // NULL while pending, when rejected, or for a remote server).
+  `ALTER TABLE proposals ADD COLUMN network_grant TEXT`,
 ];
 
 /** The schema version this build writes. */
