@@ -63,6 +63,7 @@ export { DEMO_PACKAGES, demoConfig, demoPackageEntry } from './load/demo.js';
 export { serverConfigHash } from './schema/hash.js';
 export { describeServerTarget } from './secrets/describe-target.js';
 export type { ServerTargetInput } from './secrets/describe-target.js';
+export { allowedAtOnce, badGrant, requestedNetwork, withGrant } from './proposals/proposal-sandbox.js';
 export { addServerToFile, removeServerFromFile, writeAtomically } from './edit/edit-file.js';
 export { CLIENT_IDS, CLIENTS, clientSpec, type ClientId, type ClientSpec } from './clients/client-table.js';
 export {

@@ -5,7 +5,8 @@
 import {
   addServerToFile,
   checkProposal,
-  matchesAllow,
+  allowedAtOnce,
+  withGrant,
   type AllowMatch,
   type Problem,
   redactText,
@@ -62,7 +63,7 @@ async function propose(
   if (problems.length > 0) throw refused(id, problems);
   const label = callerLabel(ctx);
   const source = label === undefined ? 'agent' : `agent:${label.replace(/^token:/, '')}`;
-  const allowedBy = matchesAllow(server, config.registration.allow);
+  const allowedBy = allowedAtOnce(server, config.registration.allow);
   const blocked = allowedBy && unresolvedVariables(id, server, site);
   if (allowedBy === undefined || blocked !== undefined) {
     const held = await site.store.proposals.insert({ serverId: id, config: server, source });
@@ -70,7 +71,9 @@ async function propose(
     const message = `Server "${id}" waits as ${held.id} until a person approves it (carte approve ${held.id}, or Approvals in the web menu).${why} Nothing was started.`;
     return { status: 'pending', id: held.id, server: id, message };
   }
-  addServerToFile(site.configPath!, id, server as unknown as ServerInput);
+  // Registered servers run sandboxed with no network (issue 42); hosts wait for a person.
+  const written = withGrant(server, [], config.sandbox.default);
+  addServerToFile(site.configPath!, id, written as unknown as ServerInput);
   const by = allowName(allowedBy);
   const held = await site.store.proposals.insert({
     serverId: id,
@@ -78,6 +81,7 @@ async function propose(
     source,
     status: 'approved',
     decidedBy: by,
+    ...(typeof server.command === 'string' ? { grant: [] } : {}),
   });
   const tools = await reloadAndDiscover(ctx, site, id);
   const message = `Server "${id}" matches ${by}: it was added and discovered with ${tools} tools; search_tools finds them.`;

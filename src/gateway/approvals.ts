@@ -5,12 +5,15 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   addServerToFile,
+  badGrant,
   checkProposal,
   describeServerTarget,
   didYouMean,
   loadConfigFile,
   parseConfigText,
   type CarteConfig,
+  requestedNetwork,
+  withGrant,
   type Problem,
   type ServerInput,
 } from '../config/index.js';
@@ -51,6 +54,8 @@ export interface PendingProposal {
   /** How the server would be started or reached, secrets masked (the person approving must see it). */
   target: string;
   createdAt: string;
+  /** The hosts it asks to reach (`sandbox.network` in the proposal); granted only by the approval. */
+  network: string[];
   /** Why it cannot be approved now (a deny rule added since, an id taken since); empty when it can. */
   problems: Problem[];
 }
@@ -66,6 +71,14 @@ export interface ApprovedProposal {
   server: string;
   configPath: string;
   sync: SyncReport | undefined;
+  /** The network hosts granted: a stdio server runs sandboxed with these; absent for a remote one. */
+  grant?: string[];
+}
+
+/** An approval's choices: who decides (default: the caller) and the network hosts granted (default none). */
+export interface ApprovalChoice {
+  by?: string;
+  grant?: string[];
 }
 
 /** Pending proposals and quarantined tools (admin scope). */
@@ -79,6 +92,7 @@ export async function listApprovals(ctx: CallerContext, site: ApprovalSite): Pro
     source: p.source,
     target: describeServerTarget(p.serverId, p.config),
     createdAt: p.createdAt,
+    network: requestedNetwork(p.config),
     problems: config === undefined ? [] : proposalProblems(pending, config, p, site.configPath),
   }));
   const servers = operatedServers(ctx, site.gateway);
@@ -103,15 +117,19 @@ export async function approveProposal(
   ctx: CallerContext,
   site: ApprovalSite,
   id: string,
-  by: string = decider(ctx),
+  choice: ApprovalChoice = {},
 ): Promise<ApprovedProposal> {
+  const by = choice.by ?? decider(ctx);
+  const grant = choice.grant ?? [];
+  const granted = (r: ApprovedProposal) =>
+    r.grant?.length ? `, network granted: ${r.grant.join(', ')}` : '';
   const failed = (r: ApprovedProposal) =>
     r.sync?.status === 'failed' ? ' (its first discovery failed)' : '';
   return auditedAdminAct({ store: site.store, audit: site.gateway.audit }, ctx, {
     asked: `proposal approve ${quote(id, 40)}`,
-    run: () => approve(ctx, site, id, by),
+    run: () => approve(ctx, site, id, { by, grant }),
     done: (r) => ({
-      detail: `proposal approve ${r.id}: server ${quote(r.server)} written to ${r.configPath}${failed(r)}`,
+      detail: `proposal approve ${r.id}: server ${quote(r.server)} written to ${r.configPath}${granted(r)}${failed(r)}`,
     }),
   });
 }
@@ -120,9 +138,11 @@ async function approve(
   ctx: CallerContext,
   site: ApprovalSite,
   id: string,
-  by: string,
+  { by, grant }: Required<ApprovalChoice>,
 ): Promise<ApprovedProposal> {
   requireScope(ctx, 'admin', 'approving a proposal');
+  const bad = badGrant(grant);
+  if (bad !== undefined) throw new CarteError('bad_input', `proposal "${id}" was not approved: ${bad}`);
   const p = await pendingProposal(site.store, id);
   const path = configPathOf(site, id);
   const config = readConfig(site);
@@ -134,8 +154,14 @@ async function approve(
   const blocked = unresolvedVariables(p.serverId, p.config, site);
   if (blocked !== undefined)
     throw new CarteError('bad_config', `proposal "${id}" cannot be approved yet: ${blocked}`);
-  addServerToFile(path, p.serverId, p.config as unknown as ServerInput);
-  await site.store.proposals.decide(id, 'approved', by);
+  // Registered servers run sandboxed, with only the hosts this approval grants (issue 42).
+  const stdio = typeof p.config.command === 'string';
+  addServerToFile(
+    path,
+    p.serverId,
+    withGrant(p.config, grant, config.sandbox.default) as unknown as ServerInput,
+  );
+  await site.store.proposals.decide(id, 'approved', by, stdio ? { grant } : {});
   const reloaded = readConfig(site);
   const report = await site.gateway.reload(ctx, serversFromConfig(reloaded), {
     rules: compileRules(reloaded.rules),
@@ -147,6 +173,7 @@ async function approve(
     server: p.serverId,
     configPath: path,
     sync: report.syncs.find((s) => s.server === p.serverId),
+    ...(stdio ? { grant } : {}),
   };
 }
 

@@ -156,6 +156,7 @@ export {
   unresolvedVariables,
   type ApprovalSite,
   type ApprovedProposal,
+  type ApprovalChoice,
   type PendingApprovals,
   type PendingProposal,
 } from './approvals.js';

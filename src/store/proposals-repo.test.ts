@@ -42,10 +42,27 @@ describe.each(testEngines(afterEach))('ProposalsRepo on $name', (engine) => {
     });
   });
 
+  it('stores the network hosts an approval granted (none decided: absent)', async () => {
+    const { proposals } = await engine.open();
+    const p = await proposals.insert({ serverId: 'a', config: server, source: 's', at: NOW });
+    const decided = await proposals.decide(p.id, 'approved', 'cli:ann', { grant: ['registry.npmjs.org'] });
+    expect(decided.grant).toEqual(['registry.npmjs.org']);
+    const none = await proposals.insert({
+      serverId: 'b',
+      config: server,
+      source: 's',
+      status: 'approved',
+      decidedBy: 'registration.allow.commands "node"',
+      grant: [],
+    });
+    expect((await proposals.get(none.id))?.grant).toEqual([]);
+    expect((await proposals.insert({ serverId: 'c', config: server, source: 's' })).grant).toBeUndefined();
+  });
+
   it('decides a pending proposal once; a second decision is refused naming the first', async () => {
     const { proposals } = await engine.open();
     const p = await proposals.insert({ serverId: 'a', config: server, source: 's', at: NOW });
-    const decided = await proposals.decide(p.id, 'rejected', 'cli:ann', NOW + 5);
+    const decided = await proposals.decide(p.id, 'rejected', 'cli:ann', { at: NOW + 5 });
     expect(decided).toMatchObject({
       status: 'rejected',
       decidedBy: 'cli:ann',

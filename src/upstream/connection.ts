@@ -67,8 +67,8 @@ export class UpstreamConnection {
 
   /**
    * Connects (bounded by `timeoutMs`) and reads the server's identity. The protocol version
-   * learned last time skips the era probe (a sibling spawn on stdio); if the server changed era
-   * since, one more attempt negotiates afresh.
+   * learned last time skips the era probe (a sibling spawn on stdio, in place when sandboxed); if
+   * the server changed era since, one more attempt negotiates afresh.
    */
   static async open(
     serverId: string,
@@ -79,11 +79,17 @@ export class UpstreamConnection {
     try {
       return await UpstreamConnection.attempt(serverId, target, options, known);
     } catch (err) {
-      if (!known || !isEraMismatch(err)) throw err;
-      options.logger.info(
-        `[${serverId}] protocol version ${known.version} no longer negotiates; probing afresh`,
-      );
-      return UpstreamConnection.attempt(serverId, target, options, null);
+      if (!isEraMismatch(err)) throw err;
+      if (known) {
+        options.logger.info(
+          `[${serverId}] protocol version ${known.version} no longer negotiates; probing afresh`,
+        );
+        return UpstreamConnection.attempt(serverId, target, options, null);
+      }
+      // A sandboxed server probes in place (transport.ts): one that exits on server/discover is legacy.
+      if (target.kind !== 'stdio' || !target.sandbox) throw err;
+      options.logger.info(`[${serverId}] closed on the era probe; starting it again in the 2025 era`);
+      return UpstreamConnection.attempt(serverId, target, options, { version: 'legacy' });
     }
   }
 

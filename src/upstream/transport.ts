@@ -9,6 +9,14 @@ import { launchSandboxed, type SandboxLaunch } from './sandbox/launch.js';
 import type { StderrTail } from './stderr-tail.js';
 import type { UpstreamTarget } from './types.js';
 
+/**
+ * A sandboxed server's stdio transport. Being a subclass, it makes the SDK probe the protocol era
+ * on this connection rather than on a sibling process spawned for the probe: the sandbox (and a
+ * network grant's forwarder) is started once, not twice (docs/sandbox.md). A server that exits on
+ * the probe is started again in the 2025 era (UpstreamConnection.open).
+ */
+class SandboxedStdioTransport extends StdioClientTransport {}
+
 /** The sandbox each sandboxed stdio transport runs in. */
 const launches = new WeakMap<Transport, SandboxLaunch>();
 
@@ -40,13 +48,13 @@ export async function createTransport(
     const params = {
       command: launch?.command ?? target.command,
       args: launch?.args ?? target.args,
-      env: { ...getDefaultEnvironment(), ...target.env, ...launch?.env },
+      env: { ...getDefaultEnvironment(), ...target.env },
       stderr: 'pipe' as const,
       // The read buffer bounds one message: a bigger result resets the connection (limits.maxResultBytes).
       maxBufferSize: stdioReadLimit(opts.maxMessageBytes),
       ...(target.cwd ? { cwd: target.cwd } : {}),
     };
-    const transport = new StdioClientTransport(params);
+    const transport = launch ? new SandboxedStdioTransport(params) : new StdioClientTransport(params);
     transport.stderr?.on('data', (chunk: Buffer) => tail.write(chunk));
     if (launch) launches.set(transport, launch);
     return transport;

@@ -1,13 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, FIXTURES, referenceEntry, tempDir } from './helpers.js';
 
 // Slow: runs the built CLI (`npm test` builds first) as a real process.
 const BIN = join(ROOT, 'bin', 'carte.js');
 const tmp = tempDir('carte-register-');
-afterAll(() => tmp.cleanup());
+// Registered servers run sandboxed (docs/sandbox.md): their private /tmp hides the test's temp
+// dir, so the script they run lives under /var/tmp, and they write only to their state dirs.
+const scripts = mkdtempSync('/var/tmp/carte-register-');
+afterAll(() => {
+  tmp.cleanup();
+  rmSync(scripts, { recursive: true, force: true });
+});
 
 interface Run {
   code: number;
@@ -34,13 +40,13 @@ writeFileSync(
   `# my servers, kept across approvals\nservers: {}\nregistration:\n  allow:\n    commands: [${JSON.stringify(process.execPath)}] # this node only\n`,
 );
 // A server that leaves a file behind when it is started: proof that nothing pending starts.
-const starter = join(tmp.dir, 'marker-server.mjs');
+const starter = join(scripts, 'marker-server.mjs');
 writeFileSync(
   starter,
   `import { writeFileSync } from 'node:fs';\nwriteFileSync(process.env.MARKER, 'started');\nawait import(${JSON.stringify(join(FIXTURES, 'paginated.mjs'))});\n`,
 );
-const marker = join(tmp.dir, 'started-marker');
-const doomedMarker = join(tmp.dir, 'started-doomed');
+const marker = join(tmp.dir, 'data', 'servers', 'marker', 'started');
+const doomedMarker = join(tmp.dir, 'data', 'servers', 'doomed', 'started');
 
 const proposals = join(tmp.dir, 'proposals.yaml');
 writeFileSync(
@@ -101,7 +107,7 @@ describe('carte register / approvals / approve / reject', () => {
     ]);
     expect(body.proposals[0]!.target).toBe(`node ${starter}`);
     const table = await carte(['approvals']);
-    expect(table.stdout).toContain('proposed servers (carte approve ID | carte reject ID):');
+    expect(table.stdout).toContain('proposed servers (carte approve ID [--grant HOST] | carte reject ID):');
     expect(table.stdout).toContain(markerId);
   });
 
@@ -127,9 +133,13 @@ describe('carte register / approvals / approve / reject', () => {
     expect(r.stderr).not.toContain('carte:');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`approved ${markerId}: server "marker" added to ${config}`);
+    expect(r.stdout).toContain('it runs sandboxed; network: none');
     expect(r.stdout).toContain('marker: 7 tools');
     expect(existsSync(marker)).toBe(true);
     const text = readFileSync(config, 'utf8');
+    // Registered, so sandboxed with no network (issue 42); so is the one approved at once.
+    expect(text).toMatch(/marker:\n(.*\n)*? {4}sandbox:\n {6}network: \[\]/);
+    expect(text).toMatch(/everything:\n(.*\n)*? {4}sandbox:\n {6}network: \[\]/);
     expect(text).toContain('# my servers, kept across approvals');
     expect(text).toContain('marker:');
     const left = await carte(['approvals', '--json']);

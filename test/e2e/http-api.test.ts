@@ -316,6 +316,31 @@ describe('approvals over HTTP', () => {
     ]);
   }, 60_000);
 
+  it('shows the hosts a proposal asks for; the approval grants some, and they are written and stored', async () => {
+    const asks = { ...proposal, sandbox: { network: ['registry.npmjs.org', 'localhost:9'] } };
+    const p = await store.proposals.insert({ serverId: 'netty', config: asks, source: 'test' });
+    const listed = await api(tokens.alphaAdmin, '/api/v1/approvals');
+    const row = listed.body.proposals.find((x: { id: string }) => x.id === p.id);
+    expect(row.network).toEqual(['registry.npmjs.org', 'localhost:9']);
+    const path = `/api/v1/approvals/proposals/${p.id}/approve`;
+    const bad = await api(tokens.alphaAdmin, path, { method: 'POST', body: '{"network":["a b"]}' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe(
+      `proposal "${p.id}" was not approved: network grant "a b" is not a host, host:port or *.example.com`,
+    );
+    const ok = await api(tokens.alphaAdmin, path, { method: 'POST', body: '{"network":["localhost:9"]}' });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({
+      server: 'netty',
+      network: ['localhost:9'],
+      discovery: { status: 'success' },
+    });
+    expect(readFileSync(configPath, 'utf8')).toMatch(
+      /netty:\n(.*\n)*? {4}sandbox:\n {6}network:\n {8}- localhost:9\n/,
+    );
+    expect((await store.proposals.get(p.id))?.grant).toEqual(['localhost:9']);
+  }, 60_000);
+
   it("lists and releases only the project's quarantined tools, each decision an admin row", async () => {
     // Held on beta's server: alpha neither sees it nor may release it.
     await store.trust.putQuarantine({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -16,9 +16,17 @@ if (!hasBwrap) {
   );
 }
 // Limits need cgroup v1 as root here (or a systemd user scope); the fork and memory cases check it.
+// Under CI they must run: unwritable cgroups fail the file rather than skip the cases.
 const canLimit =
   spawnSync('sh', ['-c', 'test -w /sys/fs/cgroup/memory/cgroup.procs -a -w /sys/fs/cgroup/pids/cgroup.procs'])
     .status === 0;
+if (hasBwrap && !canLimit) {
+  if (process.env.CI)
+    throw new Error('cgroup v1 memory and pids are not writable: run the sandbox tests as root (issue 42)');
+  process.stderr.write(
+    '*** SKIPPED the limit cases of test/e2e/sandbox.test.ts: cgroups are not writable (run as root on cgroup v1) ***\n',
+  );
+}
 
 const MARKER = 'CARTE_SANDBOX_TEST_MARKER';
 let root: string;
@@ -29,6 +37,9 @@ let web: Server;
 let webPort: number;
 let otherPort: number;
 let other: Server;
+/** A process outside the sandbox whose environment holds the marker (set at run time, process.env
+ * changes no /proc/<pid>/environ; a child started with it shows it there, as Carte's own would). */
+let holder: ChildProcess;
 
 const call = async (tool: string, args: Record<string, unknown>, server = 'hostile'): Promise<string> => {
   const r = await h.gateway.callTool(ME, `${server}/${tool}`, args);
@@ -56,6 +67,8 @@ describe.runIf(hasBwrap)('sandbox: a hostile stdio server under sandbox: true', 
       'servers:',
       `  hostile: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: true}`,
       `  granted: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: {network: ["localhost:${webPort}"]}}`,
+      // The control: the same server unconfined, to show the escapes the others are denied.
+      `  exposed: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: false}`,
       `  limited: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: {memoryMb: 256, maxProcesses: 32}}`,
     ].join('\n');
     const loaded = parseConfigText(text, { path: join(root, 'carte.yaml'), env: { HOME: home }, dataDir });
@@ -63,12 +76,14 @@ describe.runIf(hasBwrap)('sandbox: a hostile stdio server under sandbox: true', 
     const servers = serversFromConfig(loaded.config!).filter((s) => canLimit || s.id !== 'limited');
     mkdirSync(dataDir, { recursive: true });
     process.env[MARKER] = 'visible-to-carte-only';
+    holder = spawn('sleep', ['600'], { env: { ...process.env }, stdio: 'ignore' });
     h = await harness(servers, dataDir);
     await h.gateway.sync(ME);
   }, 60_000);
 
   afterAll(async () => {
     delete process.env[MARKER];
+    holder?.kill();
     await h?.close();
     web?.close();
     other?.close();
@@ -104,6 +119,11 @@ describe.runIf(hasBwrap)('sandbox: a hostile stdio server under sandbox: true', 
 
   it("does not see Carte's environment", async () => {
     expect(await call('find_env', { marker: MARKER })).toBe('not found');
+    // Unsandboxed, the same scan finds the marker in Carte's /proc/<pid>/environ: the test can fail.
+    expect(await call('find_env', { marker: MARKER }, 'exposed')).toMatch(/^found in \d+/);
+    expect(await call('read_file', { path: join(home, '.ssh', 'id_ed25519') }, 'exposed')).toBe(
+      'ok: PLANTED-PRIVATE-KEY',
+    );
   });
 
   it('network: ["localhost:PORT"] lets exactly that port through', async () => {

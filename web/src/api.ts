@@ -59,6 +59,8 @@ export interface Proposal {
   /** What would run or be reached, secrets masked. */
   target?: string;
   createdAt: string;
+  /** The hosts it asks to reach; a stdio server runs sandboxed with only those the approval grants. */
+  network?: string[];
   problems?: (string | { path: string; message: string })[];
 }
 export interface Quarantined {

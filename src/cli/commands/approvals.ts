@@ -30,9 +30,15 @@ export function registerApprovals(cli: CAC): void {
         if (flags.json) return outJson({ proposals, quarantined });
         if (proposals.length === 0 && quarantined.length === 0) return out('nothing waits for approval');
         if (proposals.length > 0) {
-          const rows = proposals.map((p) => [p.id, p.server, p.source, p.target]);
-          out(`proposed servers (carte approve ID | carte reject ID):`);
-          out(formatTable([['id', 'server', 'source', 'target'], ...rows]));
+          const rows = proposals.map((p) => [
+            p.id,
+            p.server,
+            p.source,
+            p.target,
+            p.network.join(', ') || '-',
+          ]);
+          out(`proposed servers (carte approve ID [--grant HOST] | carte reject ID):`);
+          out(formatTable([['id', 'server', 'source', 'target', 'asks to reach'], ...rows]));
         }
         if (quarantined.length > 0) {
           out(`quarantined tools (carte approve KEY):`);
@@ -51,7 +57,11 @@ export function registerApprovals(cli: CAC): void {
 export function registerApprove(cli: CAC): void {
   cli
     .command('approve <id>', 'Approve a proposed server (prop_...) or a quarantined tool (server/tool)')
-    .action(async (id: string, flags: GlobalFlags) => {
+    .option(
+      '--grant <host>',
+      'A network host the server may reach (host, host:port, *.example.com); repeat for more. Default none: it runs sandboxed with no network',
+    )
+    .action(async (id: string, flags: GlobalFlags & { grant?: string | string[] }) => {
       const app = await openApp(flags);
       try {
         if (id.includes('/')) {
@@ -60,9 +70,11 @@ export function registerApprove(cli: CAC): void {
           return out(`approved tool "${id}": it is searchable and callable again`);
         }
         const { path, fresh } = writablePath(app);
-        const r = await approveProposal(LOCAL_CALLER, site(app, path), id, localDecider());
+        const grant = [flags.grant ?? []].flat().map(String);
+        const r = await approveProposal(LOCAL_CALLER, site(app, path), id, { by: localDecider(), grant });
         if (fresh && existsSync(path)) noteCreated(path);
         out(`approved ${id}: server "${r.server}" added to ${r.configPath}`);
+        if (r.grant) out(`it runs sandboxed; network: ${r.grant.join(', ') || 'none'}`);
         if (r.sync?.status === 'failed')
           throw new CarteError(
             'upstream_unavailable',

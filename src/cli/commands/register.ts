@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 import {
   addServerToFile,
   readProposalFile,
+  requestedNetwork,
+  withGrant,
   type AllowMatch,
   type CheckedProposal,
   type Problem,
@@ -70,13 +72,15 @@ async function approveAtOnce(app: App, p: CheckedProposal, source: string): Prom
     out(`pending ${p.id}: ${held.id} (matches ${by}, but ${blocked}; then run: carte approve ${held.id})`);
     return undefined;
   }
-  const path = writeServer(app, p.id, p.server);
+  // Registered servers run sandboxed with no network (issue 42).
+  const path = writeServer(app, p.id, withGrant(p.server, [], app.config.sandbox.default));
   await app.store.proposals.insert({
     serverId: p.id,
     config: p.server,
     source,
     status: 'approved',
     decidedBy: by,
+    ...(typeof p.server.command === 'string' ? { grant: [] } : {}),
   });
   out(`approved ${p.id} (matches ${by}): added to ${path}`);
   return path;
@@ -84,7 +88,11 @@ async function approveAtOnce(app: App, p: CheckedProposal, source: string): Prom
 
 async function holdPending(app: App, p: CheckedProposal, source: string): Promise<void> {
   const held = await app.store.proposals.insert({ serverId: p.id, config: p.server, source });
-  out(`pending ${p.id}: ${held.id} (approve with: carte approve ${held.id}, or carte reject ${held.id})`);
+  const hosts = requestedNetwork(p.server);
+  const asks = hosts.length > 0 ? `asks to reach ${hosts.join(', ')}; ` : '';
+  out(
+    `pending ${p.id}: ${held.id} (${asks}approve with: carte approve ${held.id}, or carte reject ${held.id})`,
+  );
 }
 
 /** `registration.allow.packages "@modelcontextprotocol/*"`. */

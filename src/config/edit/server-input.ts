@@ -5,7 +5,12 @@ import { reportIssues } from '../problems/issues.js';
 import { Problems } from '../problems/problems.js';
 import { RemoteServerObject, StdioServerObject } from '../schema/schema.js';
 
-const StdioInput = StdioServerObject.pick({ command: true, cwd: true, description: true }).extend({
+const StdioInput = StdioServerObject.pick({
+  command: true,
+  cwd: true,
+  description: true,
+  sandbox: true,
+}).extend({
   args: z.array(z.string()).optional().describe('Arguments passed to the program.'),
   env: z.record(z.string(), z.string()).optional().describe('Extra environment variables.'),
 });
@@ -43,6 +48,8 @@ export function entryFor(input: ServerInput, format: ConfigFormat): Record<strin
       ...(input.env && Object.keys(input.env).length > 0 ? { env: input.env } : {}),
       ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
+      // Registered servers carry their sandbox and its grant (issue 42); every format reads the key.
+      ...(input.sandbox !== undefined ? { sandbox: writtenSandbox(input.sandbox) } : {}),
     };
   }
   const type = input.transport === 'sse' ? 'sse' : 'http';
@@ -54,4 +61,12 @@ export function entryFor(input: ServerInput, format: ConfigFormat): Record<strin
     ...(format === 'carte' && input.transport !== undefined ? { transport: input.transport } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
   };
+}
+
+/** A sandbox as written: empty lists other than `network` (which says "none" outright) left out. */
+function writtenSandbox(sandbox: NonNullable<z.output<typeof StdioInput>['sandbox']>): unknown {
+  if (typeof sandbox !== 'object') return sandbox;
+  return Object.fromEntries(
+    Object.entries(sandbox).filter(([k, v]) => k === 'network' || !(Array.isArray(v) && v.length === 0)),
+  );
 }

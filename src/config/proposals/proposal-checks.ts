@@ -1,5 +1,6 @@
 import { isRecord, Problems, type Problem, type Segment } from '../problems/problems.js';
 import { checkDeny } from './proposal-deny.js';
+import { checkProposedSandbox } from './proposal-sandbox.js';
 import { looksSecretKey, secretKind } from '../secrets/secrets.js';
 import { badIdMessage, isServerId } from '../schema/server-ids.js';
 import { validateServer } from '../validate/validate-server.js';
@@ -18,8 +19,11 @@ export const PROPOSAL_LIMITS = {
   descriptionLength: 1000,
 } as const;
 
-/** The keys a proposal may set; the rest (trust, timeouts, limits) are the operator's, set after approval. */
-const PROPOSABLE = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'transport', 'description'];
+/**
+ * The keys a proposal may set; the rest (trust, timeouts, limits) are the operator's, set after
+ * approval. `sandbox` only as a request for hosts (proposal-sandbox.ts).
+ */
+const PROPOSABLE = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'transport', 'description', 'sandbox'];
 
 export interface ProposalCheckOptions {
   /** `registration.deny`: patterns refused on top of the built-in rules. */
@@ -43,6 +47,7 @@ export function checkProposal(id: string, server: unknown, opts: ProposalCheckOp
   for (const key of Object.keys(server).filter((k) => !PROPOSABLE.includes(k))) {
     out.error([...at, key], `${JSON.stringify(key)} cannot be proposed; a person sets it in the config`);
   }
+  checkProposedSandbox(server, at, out);
   const before = out.errors.length;
   checkLimits(server, at, out);
   if (out.errors.length > before) return out.errors; // nothing else is read from an oversized proposal

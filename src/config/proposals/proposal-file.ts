@@ -4,7 +4,8 @@ import { detectFormat, type ConfigFormat } from '../formats/detect-format.js';
 import { translateForeign } from '../formats/foreign.js';
 import { parseText } from '../parse/parse-text.js';
 import { describeValue, isRecord, Problems, type Problem, type Segment } from '../problems/problems.js';
-import { checkProposal, matchesAllow, type AllowMatch } from './proposal-checks.js';
+import { checkProposal, type AllowMatch } from './proposal-checks.js';
+import { allowedAtOnce } from './proposal-sandbox.js';
 import type { RegistrationConfig } from '../schema/schema.js';
 
 /** Largest registration file read, in bytes: a few servers fit in a few kilobytes. */
@@ -73,7 +74,9 @@ export function parseProposalText(
   const proposals = [...Object.entries(servers.doc)].map(([id, server]): CheckedProposal => {
     const problems = checkProposal(id, server, { deny: registration.deny, remap: servers.remap });
     const allowedBy =
-      problems.length === 0 ? matchesAllow(server as Record<string, unknown>, registration.allow) : undefined;
+      problems.length === 0
+        ? allowedAtOnce(server as Record<string, unknown>, registration.allow)
+        : undefined;
     return { id, server: server as Record<string, unknown>, problems, ...(allowedBy ? { allowedBy } : {}) };
   });
   return { format, errors: out.errors, warnings: out.warnings, proposals };

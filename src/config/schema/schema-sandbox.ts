@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 /** A network grant: `host`, `host:port` or `*.example.com` (optionally with `:port`). */
-const NETWORK_ENTRY = /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/;
+export const NETWORK_ENTRY = /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/;
 
 const PATHS = 'Absolute, or starting with ~/ or ${dataDir}; relative paths are taken from the config file\'s folder.';
 

@@ -24,6 +24,9 @@ const ApprovalsSchema = z
         source: z.string(),
         target: z.string().openapi({ description: 'What would run or be reached, secrets masked' }),
         createdAt: z.string(),
+        network: z
+          .array(z.string())
+          .openapi({ description: 'The hosts it asks to reach; only the approval grants them' }),
         problems: z
           .array(Problem)
           .openapi({ description: 'Why it cannot be approved now; empty when it can' }),
@@ -61,12 +64,31 @@ const approve = createRoute({
   method: 'post',
   path: '/approvals/proposals/{id}/approve',
   summary: 'Approve a proposal: written to the config file, then discovered (admin)',
-  request: { params: ProposalParams },
+  request: {
+    params: ProposalParams,
+    body: {
+      required: false,
+      content: {
+        'application/json': {
+          schema: z.object({
+            network: z.array(z.string()).max(100).optional().openapi({
+              description:
+                'Hosts a stdio server may reach (host, host:port, *.example.com); default none: it runs sandboxed with no network',
+            }),
+          }),
+        },
+      },
+    },
+  },
   responses: {
     200: json(
       z.object({
         id: z.string(),
         server: z.string(),
+        network: z
+          .array(z.string())
+          .optional()
+          .openapi({ description: 'The hosts granted (a stdio server, sandboxed); absent for a remote one' }),
         discovery: z.object({
           status: z.enum(['success', 'failed', 'needs_sign_in']),
           toolCount: z.number().int(),
@@ -104,13 +126,15 @@ const release = createRoute({
 export function registerApprovals(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void {
   app.openapi(list, async (c) => c.json(await listApprovals(callerOf(c), site(deps)), 200));
   app.openapi(approve, async (c) => {
-    const r = await approveProposal(callerOf(c), site(deps), c.req.valid('param').id);
+    const body = (c.req.header('content-type') ?? '').includes('json') ? c.req.valid('json') : {};
+    const grant = body.network ?? [];
+    const r = await approveProposal(callerOf(c), site(deps), c.req.valid('param').id, { grant });
     const discovery = {
       status: r.sync?.status ?? 'failed',
       toolCount: r.sync?.toolCount ?? 0,
       ...(r.sync?.status === 'success' ? {} : { error: r.sync?.error ?? 'the server was not discovered' }),
     };
-    return c.json({ id: r.id, server: r.server, discovery }, 200);
+    return c.json({ id: r.id, server: r.server, ...(r.grant ? { network: r.grant } : {}), discovery }, 200);
   });
   app.openapi(reject, async (c) =>
     c.json(await rejectProposal(callerOf(c), deps, c.req.valid('param').id), 200),

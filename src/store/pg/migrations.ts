@@ -169,6 +169,8 @@ export const PG_MIGRATIONS: readonly { version: number; sql: string }[] = [
             renewed_at BIGINT NOT NULL
           );`,
   },
+  // Sandboxed registration (issue 42): the network hosts an approval granted.
+  { version: 12, sql: 'ALTER TABLE proposals ADD COLUMN network_grant TEXT' },
 ];
 
 /** The schema version this build writes: SQLite's, which the last migration must reach. */

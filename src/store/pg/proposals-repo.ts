@@ -2,7 +2,9 @@ import { CarteError } from '../../errors.js';
 import type { ProposalsContract } from './contracts.js';
 import {
   fromRow,
+  grantText,
   newId,
+  type Decision,
   type NewProposal,
   type Proposal,
   type ProposalDbRow,
@@ -23,8 +25,8 @@ export class PgProposalsRepo implements ProposalsContract {
     const id = newId();
     await changes(
       this.q,
-      `INSERT INTO proposals (id, server_id, config, source, status, problems, created_at, decided_at, decided_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO proposals (id, server_id, config, source, status, problems, created_at, decided_at, decided_by, network_grant)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         id,
         p.serverId,
@@ -35,6 +37,7 @@ export class PgProposalsRepo implements ProposalsContract {
         at,
         status === 'pending' ? null : at,
         status === 'pending' ? null : p.decidedBy,
+        grantText(p.grant),
       ],
     );
     return (await this.get(id))!;
@@ -57,16 +60,11 @@ export class PgProposalsRepo implements ProposalsContract {
   }
 
   /** Approves or rejects a pending proposal (see ProposalsRepo.decide). */
-  async decide(
-    id: string,
-    status: 'approved' | 'rejected',
-    by: string,
-    at: number = Date.now(),
-  ): Promise<Proposal> {
+  async decide(id: string, status: 'approved' | 'rejected', by: string, d: Decision = {}): Promise<Proposal> {
     const changed = await changes(
       this.q,
-      `UPDATE proposals SET status = $1, decided_at = $2, decided_by = $3 WHERE id = $4 AND status = 'pending'`,
-      [status, at, by, id],
+      `UPDATE proposals SET status = $1, decided_at = $2, decided_by = $3, network_grant = $4 WHERE id = $5 AND status = 'pending'`,
+      [status, d.at ?? Date.now(), by, grantText(d.grant), id],
     );
     const p = await this.get(id);
     if (p === undefined) throw new CarteError('bad_input', `unknown proposal "${id}"`);

@@ -207,6 +207,9 @@ export const MIGRATIONS: readonly string[] = [
      started_at INTEGER NOT NULL,
      renewed_at INTEGER NOT NULL
    ) STRICT;`,
+  // 12. Sandboxed registration (issue 42): the network hosts an approval granted (a JSON array;
+  // NULL while pending, when rejected, or for a remote server).
+  `ALTER TABLE proposals ADD COLUMN network_grant TEXT`,
 ];
 
 /** The schema version this build writes. */

@@ -27,6 +27,15 @@ export interface Proposal {
   createdAt: string;
   decidedAt?: string;
   decidedBy?: string;
+  /** The network hosts the approval granted (a stdio server runs sandboxed with these); absent: none decided. */
+  grant?: string[];
+}
+
+/** How a decision is recorded: when, and for an approval, the network hosts granted. */
+export interface Decision {
+  /** Unix epoch milliseconds; now when absent. */
+  at?: number;
+  grant?: string[];
 }
 
 export interface NewProposal {
@@ -39,6 +48,8 @@ export interface NewProposal {
   problems?: ProposalProblem[];
   /** Unix epoch milliseconds; now when absent. */
   at?: number;
+  /** With an approval at once: the network hosts granted. */
+  grant?: string[];
 }
 
 export interface ProposalDbRow {
@@ -51,6 +62,7 @@ export interface ProposalDbRow {
   created_at: number;
   decided_at: number | null;
   decided_by: string | null;
+  network_grant: string | null;
 }
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -68,8 +80,8 @@ export class ProposalsRepo {
     const id = newId();
     prepared(
       this.db,
-      `INSERT INTO proposals (id, server_id, config, source, status, problems, created_at, decided_at, decided_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO proposals (id, server_id, config, source, status, problems, created_at, decided_at, decided_by, network_grant)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       p.serverId,
@@ -80,6 +92,7 @@ export class ProposalsRepo {
       at,
       status === 'pending' ? null : at,
       status === 'pending' ? null : p.decidedBy,
+      grantText(p.grant),
     );
     return this.get(id)!;
   }
@@ -107,11 +120,11 @@ export class ProposalsRepo {
    * Approves or rejects a pending proposal and returns it. Throws 'unknown_server' for an unknown id
    * and 'bad_input' when it was already decided (a decision is never changed).
    */
-  decide(id: string, status: 'approved' | 'rejected', by: string, at: number = Date.now()): Proposal {
+  decide(id: string, status: 'approved' | 'rejected', by: string, d: Decision = {}): Proposal {
     const changed = prepared(
       this.db,
-      `UPDATE proposals SET status = ?, decided_at = ?, decided_by = ? WHERE id = ? AND status = 'pending'`,
-    ).run(status, at, by, id).changes;
+      `UPDATE proposals SET status = ?, decided_at = ?, decided_by = ?, network_grant = ? WHERE id = ? AND status = 'pending'`,
+    ).run(status, d.at ?? Date.now(), by, grantText(d.grant), id).changes;
     const p = this.get(id);
     if (p === undefined) throw new CarteError('bad_input', `unknown proposal "${id}"`);
     if (changed === 0)
@@ -121,6 +134,11 @@ export class ProposalsRepo {
       );
     return p;
   }
+}
+
+/** The grant as stored: a JSON array, or NULL when none was decided. */
+export function grantText(grant: string[] | undefined): string | null {
+  return grant === undefined ? null : JSON.stringify(grant);
 }
 
 /** 10 base-36 characters (51 bits): unguessable enough that ids are not enumerable. */
@@ -140,5 +158,6 @@ export function fromRow(r: ProposalDbRow): Proposal {
     createdAt: new Date(r.created_at).toISOString(),
     ...(r.decided_at === null ? {} : { decidedAt: new Date(r.decided_at).toISOString() }),
     ...(r.decided_by === null ? {} : { decidedBy: r.decided_by }),
+    ...(r.network_grant === null ? {} : { grant: JSON.parse(r.network_grant) as string[] }),
   };
 }

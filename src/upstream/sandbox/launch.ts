@@ -14,8 +14,6 @@ import type { SandboxSpec, SandboxSupport } from './types.js';
 export interface SandboxLaunch {
   command: string;
   args: string[];
-  /** Added to the child's environment (the proxy variables when the server has network grants). */
-  env: Record<string, string>;
   /** Which limit stopped the server, in the config's words, or null. */
   verdict(): string | null;
   /** Removes the cgroups, the proxy and its socket once the server has stopped. */
@@ -58,7 +56,6 @@ export async function launchSandboxed(
     );
   if (spec.stateDir) mkdirSync(spec.stateDir, { recursive: true, mode: 0o700 });
   const released: (() => void)[] = [];
-  const env: Record<string, string> = {};
   let inner = [target.command, ...target.args];
   let bridgeSocket: string | undefined;
   if (spec.network.length > 0) {
@@ -79,14 +76,6 @@ export async function launchSandboxed(
       ports,
       ...inner,
     ];
-    const proxyUrl = `http://127.0.0.1:${INSIDE_PROXY_PORT}`;
-    Object.assign(env, {
-      HTTP_PROXY: proxyUrl,
-      HTTPS_PROXY: proxyUrl,
-      http_proxy: proxyUrl,
-      https_proxy: proxyUrl,
-    });
-    env.NODE_USE_ENV_PROXY = '1';
   }
   const bwrap = [
     support.program,
@@ -126,7 +115,6 @@ export async function launchSandboxed(
   return {
     command,
     args,
-    env,
     verdict: () => (final === undefined ? verdict() : final),
     release: () => {
       if (final !== undefined) return;

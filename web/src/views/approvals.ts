@@ -10,19 +10,29 @@ export async function approvalsView(ctx: ViewContext): Promise<Node[]> {
     '/approvals',
   );
   const status = statusLine();
-  const act = (label: string, path: string, done: string, cls = ''): HTMLButtonElement => {
+  const act = (
+    label: string,
+    path: string,
+    done: string,
+    cls = '',
+    body?: () => unknown,
+  ): HTMLButtonElement => {
     const b = h('button', { type: 'button', class: cls }, label);
     b.addEventListener('click', () => {
       void runAction(b, status, async () => {
-        const message = `${done}${discovered(await api<ApproveResult>('POST', `/approvals/${path}`))}`;
+        const answer = await api<ApproveResult>('POST', `/approvals/${path}`, body?.());
+        const message = `${done}${discovered(answer)}`;
         ctx.rerender(message);
         return message;
       });
     });
     return b;
   };
-  const proposalItems = proposals.map((p) =>
-    h(
+  const proposalItems = proposals.map((p) => {
+    // Each host asked for is a box, unticked: a registered server gets only the hosts ticked here.
+    const boxes = (p.network ?? []).map((host) => h('input', { type: 'checkbox', value: host }));
+    const grant = () => ({ network: boxes.filter((b) => b.checked).map((b) => b.value) });
+    return h(
       'li',
       { class: 'approval' },
       h('h3', {}, p.server),
@@ -33,6 +43,16 @@ export async function approvalsView(ctx: ViewContext): Promise<Node[]> {
         h('span', { title: p.createdAt }, timeAgo(p.createdAt)),
       ),
       p.target ? h('pre', { class: 'target' }, p.target) : null,
+      h(
+        'div',
+        { class: 'grant' },
+        boxes.length
+          ? [
+              h('p', {}, 'Runs sandboxed. It asks to reach (tick what to grant):'),
+              ...boxes.map((b) => h('label', {}, b, ` ${b.value}`)),
+            ]
+          : h('p', { class: 'muted' }, 'Runs sandboxed, with no network.'),
+      ),
       p.problems?.length
         ? h(
             'ul',
@@ -43,11 +63,17 @@ export async function approvalsView(ctx: ViewContext): Promise<Node[]> {
       h(
         'div',
         { class: 'actions' },
-        act('Approve', `proposals/${encodeURIComponent(p.id)}/approve`, `Approved ${p.server}.`, 'primary'),
+        act(
+          'Approve',
+          `proposals/${encodeURIComponent(p.id)}/approve`,
+          `Approved ${p.server}.`,
+          'primary',
+          grant,
+        ),
         act('Reject', `proposals/${encodeURIComponent(p.id)}/reject`, `Rejected ${p.server}.`, 'danger'),
       ),
-    ),
-  );
+    );
+  });
   const quarantineItems = quarantined.map((q) =>
     h(
       'li',
