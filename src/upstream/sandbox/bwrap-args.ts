@@ -18,10 +18,11 @@ export const BRIDGE_SOCKET = '/tmp/.carte/net.sock';
 export function bwrapArgs(
   spec: SandboxSpec,
   paths: PathKinds,
-  opts: { cwd?: string; bridgeSocket?: string },
+  opts: { cwd?: string; bridgeSocket?: string; runFrom?: readonly string[] },
 ): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-all'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  for (const root of tmpRoots(opts.runFrom ?? [])) if (paths.kindOf(root)) args.push('--ro-bind', root, root);
   for (const p of spec.denyRead) {
     const kind = paths.kindOf(p);
     if (kind === 'dir') args.push('--tmpfs', p);
@@ -33,4 +34,19 @@ export function bwrapArgs(
   args.push('--setenv', 'TMPDIR', '/tmp');
   if (opts.cwd) args.push('--chdir', opts.cwd);
   return args;
+}
+
+/**
+ * The top directories under /tmp that hold what a server runs from (its command, a script path in
+ * its arguments, its cwd, the node that runs the network forwarder): the private /tmp would hide
+ * them, and the server would not start. They come back read-only, before the denied paths are
+ * covered, so a denied path inside one stays hidden.
+ */
+export function tmpRoots(paths: readonly string[]): string[] {
+  const roots = new Set<string>();
+  for (const p of paths) {
+    const top = /^\/tmp\/([^/]+)/.exec(p)?.[1];
+    if (top && top !== '.' && top !== '..') roots.add(`/tmp/${top}`);
+  }
+  return [...roots];
 }

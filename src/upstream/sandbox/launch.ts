@@ -80,6 +80,7 @@ export async function launchSandboxed(
   const bwrap = [
     support.program,
     ...bwrapArgs(spec, hostPaths, {
+      runFrom: [...inner, ...(target.cwd ? [target.cwd] : [])],
       ...(target.cwd ? { cwd: target.cwd } : {}),
       ...(bridgeSocket ? { bridgeSocket } : {}),
     }),

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { bwrapArgs, tmpRoots } from './bwrap-args.js';
+import type { SandboxSpec } from './types.js';
+
+const SPEC: SandboxSpec = { network: [], allowWrite: [], denyRead: ['/tmp/ci/data'] };
+const ALL: { kindOf(p: string): 'dir' | 'file' | null } = { kindOf: () => 'dir' };
+
+describe('tmpRoots', () => {
+  it.each([
+    [['/tmp/ci/node/bin/node', '/tmp/ci/test/fixture.mjs'], ['/tmp/ci']],
+    [['node', '--flag', '/usr/lib/x.js', 'relative/tmp/x'], []],
+    [
+      ['/tmp/a/x', '/tmp/b', '/tmp/../etc/passwd', '/tmpfoo/x'],
+      ['/tmp/a', '/tmp/b'],
+    ],
+  ])('%j -> %j', (paths, roots) => {
+    expect(tmpRoots(paths)).toEqual(roots);
+  });
+});
+
+describe('bwrapArgs', () => {
+  it('binds a /tmp directory the server runs from back read-only, before the denied paths are covered', () => {
+    const args = bwrapArgs(SPEC, ALL, { runFrom: ['/tmp/ci/node', '/tmp/ci/fixture.mjs'] });
+    const at = (...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
+    expect(at('--tmpfs', '/tmp')).toBeGreaterThan(-1);
+    expect(at('--ro-bind', '/tmp/ci', '/tmp/ci')).toBeGreaterThan(at('--tmpfs', '/tmp'));
+    expect(at('--tmpfs', '/tmp/ci/data')).toBeGreaterThan(at('--ro-bind', '/tmp/ci', '/tmp/ci'));
+  });
+});
