@@ -40,6 +40,8 @@ export const AUDIT_OUTCOMES = [
   'rate_limited',
   'upstream_error',
   'upstream_unavailable',
+  'needs_sign_in',
+  'script_error',
   'server_disabled',
   'unknown_tool',
   'unknown_server',

@@ -45,7 +45,11 @@ describe('Carte format: defaults', () => {
       limits: { maxSchemaBytes: 65536, maxResultBytes: 8388608 },
       rules: [],
       sandbox: { default: false },
-      exposure: { mode: 'meta', maxTools: 50 },
+      exposure: {
+        mode: 'meta',
+        maxTools: 50,
+        code: { enabled: false, timeoutMs: 30000, memoryMb: 64, maxCalls: 200, maxOutputTokens: 4000 },
+      },
       menu: { hotList: 12, halfLifeDays: 7 },
       audit: { arguments: 'digest', retentionDays: 90 },
       auth: {},
