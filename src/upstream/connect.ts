@@ -6,7 +6,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { CarteError } from '../errors.js';
-import { mapUpstreamError } from './errors.js';
+import { mapUpstreamError, withStderr } from './errors.js';
 import { isAuthFailure, signInNeeded } from './oauth/sign-in-needed.js';
 import type { StderrTail } from './stderr-tail.js';
 import { createTransport, launchOf } from './transport.js';
@@ -103,19 +103,6 @@ function describeConnectError(
   }
   return mapped;
 }
-
-/** Appends the upstream's stderr tail to an error's operator message, once (agents never see it). */
-export function withStderr(err: CarteError, stderr: StderrTail): CarteError {
-  const tail = stderr.tail();
-  if (!tail || err.operatorMessage.includes(STDERR_MARK) || err.code === 'cancelled') return err;
-  return new CarteError(err.code, err.message, {
-    cause: err.cause,
-    ...(err.details ? { details: err.details } : {}),
-    operatorMessage: `${err.operatorMessage}${STDERR_MARK}${tail.replace(/\s*\n\s*/g, ' | ')}`,
-  });
-}
-
-const STDERR_MARK = '; its stderr ends with: ';
 
 /** The HTTP status an SDK transport error carries, if any. */
 export function httpStatus(err: unknown): number | undefined {

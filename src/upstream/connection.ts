@@ -1,12 +1,7 @@
-import {
-  Client,
-  SERVER_INFO_META_KEY,
-  type StandardSchemaV1,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import { Client, type StandardSchemaV1, type Transport } from '@modelcontextprotocol/client';
 import { CarteError } from '../errors.js';
-import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom, withStderr } from './connect.js';
-import { mapUpstreamError } from './errors.js';
+import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom } from './connect.js';
+import { explainFailure, sessionLost, withoutServerInfo } from './errors.js';
 import { attachPlainCalls, type PlainCalls } from './plain-calls.js';
 import { attachPlainHttpCalls, type PlainHttpCalls } from './plain-http.js';
 import { UpstreamExtras } from './extras.js';
@@ -198,7 +193,7 @@ export class UpstreamConnection {
       if (client !== this.client) return;
       const expected = this.closed;
       this.closed = true;
-      options.onClose?.(expected, this.limitHit());
+      options.onClose?.(expected, launchOf(this.transport)?.verdict() ?? null);
     };
     client.onerror = (err) => {
       if (client !== this.client) return;
@@ -372,34 +367,12 @@ export class UpstreamConnection {
 
   /** The gateway's error for a failed request, with the upstream's stderr tail when there is one. */
   private explain(err: unknown, what: string, timeoutMs: number, signal?: AbortSignal): CarteError {
-    // The SDK reports an aborted request like a timeout; the caller's signal tells them apart.
-    if (signal?.aborted) {
-      return new CarteError('cancelled', `${what} on server "${this.serverId}" was cancelled`, {
-        cause: err,
-      });
-    }
-    if (this.transportError && /ReadBuffer|buffer size|exceed/i.test(this.transportError)) {
-      return new CarteError(
-        'upstream_error',
-        `server "${this.serverId}" sent a message over the ${this.maxMessageBytes}-byte limit during ${what} (limits.maxResultBytes); the connection was reset`,
-        { cause: err },
-      );
-    }
-    const mapped = mapUpstreamError(err, this.serverId, what, timeoutMs);
-    const limit = mapped.code === 'upstream_unavailable' ? this.limitHit() : null;
-    if (limit) {
-      return new CarteError(
-        'upstream_unavailable',
-        `server "${this.serverId}" was stopped at ${limit} during ${what}; it starts again on the next call`,
-        { cause: err },
-      );
-    }
-    return withStderr(mapped, this.stderr);
-  }
-
-  /** Which sandbox limit stopped the server, once it has stopped (the groups are read as they go). */
-  private limitHit(): string | null {
-    return launchOf(this.transport)?.verdict() ?? null;
+    const { serverId, transportError, maxMessageBytes, stderr } = this;
+    const aborted = signal?.aborted === true;
+    // Which sandbox limit stopped the server, once it has stopped (the groups are read as they go).
+    const limitHit = () => launchOf(this.transport)?.verdict() ?? null;
+    const context = { serverId, what, timeoutMs, aborted, transportError, maxMessageBytes, limitHit, stderr };
+    return explainFailure(err, context);
   }
 
   /** Whether this connection's server runs in a sandbox. */
@@ -417,26 +390,4 @@ export class UpstreamConnection {
       );
     }
   }
-}
-
-/**
- * The server no longer knows our session: HTTP 404 (the spec's answer), or HTTP 400 naming the
- * session id (what servers built on the v1 SDK, the reference servers among them, answer).
- */
-function sessionLost(err: unknown): boolean {
-  const e = err as { status?: unknown; message?: unknown } | null;
-  if (e?.status === 404) return true;
-  return e?.status === 400 && typeof e.message === 'string' && /session/i.test(e.message);
-}
-
-/**
- * The result without the upstream's own identity in `_meta` (a 2026-era server stamps it on every
- * result): what Carte answers is Carte's, and the SDK stamps Carte's only where none is set.
- */
-function withoutServerInfo(result: Record<string, unknown>): Record<string, unknown> {
-  const meta = result._meta;
-  if (typeof meta !== 'object' || meta === null || !(SERVER_INFO_META_KEY in meta)) return result;
-  const { [SERVER_INFO_META_KEY]: _upstream, ...rest } = meta as Record<string, unknown>;
-  const { _meta: _old, ...body } = result;
-  return Object.keys(rest).length > 0 ? { ...body, _meta: rest } : body;
 }

@@ -1,6 +1,7 @@
-import { SdkError, SdkErrorCode, ProtocolError } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, ProtocolError, SERVER_INFO_META_KEY } from '@modelcontextprotocol/client';
 import { CarteError } from '../errors.js';
 import { isAuthFailure, signInNeeded } from './oauth/sign-in-needed.js';
+import type { StderrTail } from './stderr-tail.js';
 
 /** Maps an SDK or transport failure to the gateway's error model, naming the server. */
 export function mapUpstreamError(
@@ -65,3 +66,77 @@ export function mapUpstreamError(
     operatorMessage: `server "${serverId}" failed ${what}: ${message}`,
   });
 }
+
+/** What a connection knows when one of its requests fails. */
+export interface FailureContext {
+  serverId: string;
+  what: string;
+  timeoutMs: number;
+  /** The caller's signal was aborted: the SDK reports that like a timeout. */
+  aborted: boolean;
+  /** The last transport-level error (bad JSON, an oversized message). */
+  transportError: string | null;
+  maxMessageBytes: number;
+  /** Which sandbox limit stopped the server, if one did. */
+  limitHit: () => string | null;
+  stderr: StderrTail;
+}
+
+/** The gateway's error for a failed request, with the upstream's stderr tail when there is one. */
+export function explainFailure(err: unknown, c: FailureContext): CarteError {
+  if (c.aborted) {
+    return new CarteError('cancelled', `${c.what} on server "${c.serverId}" was cancelled`, { cause: err });
+  }
+  if (c.transportError && /ReadBuffer|buffer size|exceed/i.test(c.transportError)) {
+    return new CarteError(
+      'upstream_error',
+      `server "${c.serverId}" sent a message over the ${c.maxMessageBytes}-byte limit during ${c.what} (limits.maxResultBytes); the connection was reset`,
+      { cause: err },
+    );
+  }
+  const mapped = mapUpstreamError(err, c.serverId, c.what, c.timeoutMs);
+  const limit = mapped.code === 'upstream_unavailable' ? c.limitHit() : null;
+  if (limit) {
+    return new CarteError(
+      'upstream_unavailable',
+      `server "${c.serverId}" was stopped at ${limit} during ${c.what}; it starts again on the next call`,
+      { cause: err },
+    );
+  }
+  return withStderr(mapped, c.stderr);
+}
+
+/**
+ * The server no longer knows our session: HTTP 404 (the spec's answer), or HTTP 400 naming the
+ * session id (what servers built on the v1 SDK, the reference servers among them, answer).
+ */
+export function sessionLost(err: unknown): boolean {
+  const e = err as { status?: unknown; message?: unknown } | null;
+  if (e?.status === 404) return true;
+  return e?.status === 400 && typeof e.message === 'string' && /session/i.test(e.message);
+}
+
+/**
+ * The result without the upstream's own identity in `_meta` (a 2026-era server stamps it on every
+ * result): what Carte answers is Carte's, and the SDK stamps Carte's only where none is set.
+ */
+export function withoutServerInfo(result: Record<string, unknown>): Record<string, unknown> {
+  const meta = result._meta;
+  if (typeof meta !== 'object' || meta === null || !(SERVER_INFO_META_KEY in meta)) return result;
+  const { [SERVER_INFO_META_KEY]: _upstream, ...rest } = meta as Record<string, unknown>;
+  const { _meta: _old, ...body } = result;
+  return Object.keys(rest).length > 0 ? { ...body, _meta: rest } : body;
+}
+
+/** Appends the upstream's stderr tail to an error's operator message, once (agents never see it). */
+export function withStderr(err: CarteError, stderr: StderrTail): CarteError {
+  const tail = stderr.tail();
+  if (!tail || err.operatorMessage.includes(STDERR_MARK) || err.code === 'cancelled') return err;
+  return new CarteError(err.code, err.message, {
+    cause: err.cause,
+    ...(err.details ? { details: err.details } : {}),
+    operatorMessage: `${err.operatorMessage}${STDERR_MARK}${tail.replace(/\s*\n\s*/g, ' | ')}`,
+  });
+}
+
+const STDERR_MARK = '; its stderr ends with: ';
