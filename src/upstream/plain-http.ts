@@ -31,6 +31,7 @@ import { SseReader } from './sse-reader.js';
 import { wireCodec, type CallCodec } from './wire-codec.js';
 import type { CallOptions } from './types.js';
 import type { Bearer } from './oauth/bearer.js';
+import { challengeOf } from './oauth/challenge.js';
 
 const METHOD = 'tools/call';
 
@@ -85,7 +86,7 @@ export class PlainHttpCalls {
     this.request = https ? httpsRequest : httpRequest;
   }
 
-  /** The last 401's `WWW-Authenticate`, for the one retry after it. */
+  /** The last 401's or 403's `WWW-Authenticate`, for the one retry after it. */
   private challenge: string | undefined;
 
   /** Sends one tools/call; settles with the checked result or the SDK's error for the failure. */
@@ -103,8 +104,12 @@ export class PlainHttpCalls {
     try {
       return await this.callOnce(params, options, await bearer.token());
     } catch (err) {
-      if ((err as { status?: unknown }).status !== 401) throw err;
-      await bearer.onUnauthorized(this.challenge);
+      const status = (err as { status?: unknown }).status;
+      const challenge = this.challenge;
+      if (status === 403 && challenge && challengeOf(403, challenge).error === 'insufficient_scope')
+        await bearer.onInsufficientScope(challenge);
+      else if (status === 401) await bearer.onUnauthorized(challenge);
+      else throw err;
       return this.callOnce(params, options, await bearer.token());
     }
   }
@@ -248,7 +253,7 @@ export class PlainHttpCalls {
       if (on.done()) return;
       const text = Buffer.concat(chunks).toString('utf8');
       if (status < 200 || status >= 300) {
-        if (status === 401) this.challenge = res.headers['www-authenticate'];
+        if (status === 401 || status === 403) this.challenge = res.headers['www-authenticate'];
         const data = { status, statusText: res.statusMessage ?? '', text };
         return settle(
           new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, data),
