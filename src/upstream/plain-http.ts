@@ -34,6 +34,10 @@ import type { Bearer } from './oauth/bearer.js';
 import { challengeOf } from './oauth/challenge.js';
 
 const METHOD = 'tools/call';
+/** The wait before resuming a stream whose server gave no `retry` (ms). */
+const DEFAULT_RETRY_MS = 1000;
+/** Resumptions of one call's stream before it fails as ended without its answer. */
+const MAX_RESUMES = 3;
 
 /** How the plain path reaches one upstream: its URL, the configured headers and the body bound. */
 export interface PlainHttpTarget {
@@ -143,7 +147,7 @@ export class PlainHttpCalls {
       const cancel = (err: SdkError) => {
         if (settled) return;
         settle(err);
-        req.destroy();
+        active.destroy();
         // As the SDK does on a timeout or an abort: tell the upstream (on the SDK's own transport).
         void this.transport
           .send({
@@ -167,8 +171,35 @@ export class PlainHttpCalls {
         return true;
       };
       const done = () => settled;
-      req.on('response', (res) => this.read(res, id, { settle, progress, done }));
+      // A stream that ends before the answer is resumed on a GET (SEP-1699); cancel stops that one.
+      const resume = (after: SseReader, resumes: number) =>
+        setTimeout(() => {
+          if (settled) return;
+          active = this.resumeRequest(after.lastEventId!, token);
+          active.on('error', (err) => settle(asError(err)));
+          active.on('response', (res) => this.read(res, id, { settle, progress, done, resume, resumes }));
+          active.end();
+        }, after.retryMs ?? DEFAULT_RETRY_MS);
+      let active = req;
+      req.on('response', (res) => this.read(res, id, { settle, progress, done, resume, resumes: 0 }));
       req.end(body);
+    });
+  }
+
+  /** The GET that resumes a call's stream after its last event (MCP 2025-11-25, "Resumability"). */
+  private resumeRequest(lastEventId: string, token: string | undefined): ReturnType<typeof httpRequest> {
+    const session = this.transport.sessionId;
+    return this.request(this.url, {
+      method: 'GET',
+      agent: this.agent,
+      headers: {
+        ...this.target.headers,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        accept: 'text/event-stream',
+        'last-event-id': lastEventId,
+        'mcp-protocol-version': this.target.version,
+        ...(session ? { 'mcp-session-id': session } : {}),
+      },
     });
   }
 
@@ -199,6 +230,9 @@ export class PlainHttpCalls {
       progress: (message: Record<string, unknown>) => boolean;
       /** Whether the call has settled (an answer's end then needs no error built: its stack costs). */
       done: () => boolean;
+      /** Resumes the call on a GET once the server's retry time has passed. */
+      resume: (after: SseReader, resumes: number) => void;
+      resumes: number;
     },
   ): void {
     const { settle } = on;
@@ -225,8 +259,9 @@ export class PlainHttpCalls {
         );
       } else if (isObject(message) && !on.progress(message)) this.transport.onmessage?.(message as never);
     };
+    let sse: SseReader | undefined;
     if (status >= 200 && status < 300 && type === 'text/event-stream') {
-      const sse = new SseReader((data) => {
+      sse = new SseReader((data) => {
         let message: unknown;
         try {
           message = JSON.parse(data);
@@ -239,7 +274,7 @@ export class PlainHttpCalls {
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > this.target.readLimit) return tooBig();
-        sse.push(decoder.write(chunk));
+        sse!.push(decoder.write(chunk));
       });
     } else {
       res.on('data', (chunk: Buffer) => {
@@ -251,6 +286,7 @@ export class PlainHttpCalls {
     res.on('error', (err) => settle(asError(err)));
     res.on('end', () => {
       if (on.done()) return;
+      if (sse?.lastEventId !== undefined && on.resumes < MAX_RESUMES) return on.resume(sse, on.resumes + 1);
       const text = Buffer.concat(chunks).toString('utf8');
       if (status < 200 || status >= 300) {
         if (status === 401 || status === 403) this.challenge = res.headers['www-authenticate'];

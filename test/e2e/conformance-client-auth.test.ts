@@ -56,7 +56,15 @@ function conformance(scenario: string): Promise<{ code: number | null; out: stri
   });
 }
 
-describe.concurrent('conformance client auth scenarios', () => {
+describe.concurrent('conformance client scenarios', () => {
+  // SEP-1699: a tools/call stream closed after a priming event is resumed on a GET with
+  // Last-Event-ID, no sooner than the event's retry (plain-http.ts).
+  it('sse-retry passes', { timeout: 120_000 }, async () => {
+    const { code, out } = await conformance('sse-retry');
+    expect(out, out).toContain('Passed: 3/3, 0 failed, 0 warnings');
+    expect(code).toBe(0);
+  });
+
   it.each(SCENARIOS)('auth/%s passes', { timeout: 120_000 }, async (scenario) => {
     const { code, out } = await conformance(`auth/${scenario}`);
     expect(out, out).toMatch(/Passed: (\d+)\/\1, 0 failed, 0 warnings/);
