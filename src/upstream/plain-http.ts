@@ -31,8 +31,13 @@ import { SseReader } from './sse-reader.js';
 import { wireCodec, type CallCodec } from './wire-codec.js';
 import type { CallOptions } from './types.js';
 import type { Bearer } from './oauth/bearer.js';
+import { challengeOf } from './oauth/challenge.js';
 
 const METHOD = 'tools/call';
+/** The wait before resuming a stream whose server gave no `retry` (ms). */
+const DEFAULT_RETRY_MS = 1000;
+/** Resumptions of one call's stream before it fails as ended without its answer. */
+const MAX_RESUMES = 3;
 
 /** How the plain path reaches one upstream: its URL, the configured headers and the body bound. */
 export interface PlainHttpTarget {
@@ -85,7 +90,7 @@ export class PlainHttpCalls {
     this.request = https ? httpsRequest : httpRequest;
   }
 
-  /** The last 401's `WWW-Authenticate`, for the one retry after it. */
+  /** The last 401's or 403's `WWW-Authenticate`, for the one retry after it. */
   private challenge: string | undefined;
 
   /** Sends one tools/call; settles with the checked result or the SDK's error for the failure. */
@@ -103,8 +108,12 @@ export class PlainHttpCalls {
     try {
       return await this.callOnce(params, options, await bearer.token());
     } catch (err) {
-      if ((err as { status?: unknown }).status !== 401) throw err;
-      await bearer.onUnauthorized(this.challenge);
+      const status = (err as { status?: unknown }).status;
+      const challenge = this.challenge;
+      if (status === 403 && challenge && challengeOf(403, challenge).error === 'insufficient_scope')
+        await bearer.onInsufficientScope(challenge);
+      else if (status === 401) await bearer.onUnauthorized(challenge);
+      else throw err;
       return this.callOnce(params, options, await bearer.token());
     }
   }
@@ -138,7 +147,7 @@ export class PlainHttpCalls {
       const cancel = (err: SdkError) => {
         if (settled) return;
         settle(err);
-        req.destroy();
+        active.destroy();
         // As the SDK does on a timeout or an abort: tell the upstream (on the SDK's own transport).
         void this.transport
           .send({
@@ -162,8 +171,35 @@ export class PlainHttpCalls {
         return true;
       };
       const done = () => settled;
-      req.on('response', (res) => this.read(res, id, { settle, progress, done }));
+      // A stream that ends before the answer is resumed on a GET (SEP-1699); cancel stops that one.
+      const resume = (after: SseReader, resumes: number) =>
+        setTimeout(() => {
+          if (settled) return;
+          active = this.resumeRequest(after.lastEventId!, token);
+          active.on('error', (err) => settle(asError(err)));
+          active.on('response', (res) => this.read(res, id, { settle, progress, done, resume, resumes }));
+          active.end();
+        }, after.retryMs ?? DEFAULT_RETRY_MS);
+      let active = req;
+      req.on('response', (res) => this.read(res, id, { settle, progress, done, resume, resumes: 0 }));
       req.end(body);
+    });
+  }
+
+  /** The GET that resumes a call's stream after its last event (MCP 2025-11-25, "Resumability"). */
+  private resumeRequest(lastEventId: string, token: string | undefined): ReturnType<typeof httpRequest> {
+    const session = this.transport.sessionId;
+    return this.request(this.url, {
+      method: 'GET',
+      agent: this.agent,
+      headers: {
+        ...this.target.headers,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        accept: 'text/event-stream',
+        'last-event-id': lastEventId,
+        'mcp-protocol-version': this.target.version,
+        ...(session ? { 'mcp-session-id': session } : {}),
+      },
     });
   }
 
@@ -194,6 +230,9 @@ export class PlainHttpCalls {
       progress: (message: Record<string, unknown>) => boolean;
       /** Whether the call has settled (an answer's end then needs no error built: its stack costs). */
       done: () => boolean;
+      /** Resumes the call on a GET once the server's retry time has passed. */
+      resume: (after: SseReader, resumes: number) => void;
+      resumes: number;
     },
   ): void {
     const { settle } = on;
@@ -220,8 +259,9 @@ export class PlainHttpCalls {
         );
       } else if (isObject(message) && !on.progress(message)) this.transport.onmessage?.(message as never);
     };
+    let sse: SseReader | undefined;
     if (status >= 200 && status < 300 && type === 'text/event-stream') {
-      const sse = new SseReader((data) => {
+      sse = new SseReader((data) => {
         let message: unknown;
         try {
           message = JSON.parse(data);
@@ -234,7 +274,7 @@ export class PlainHttpCalls {
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > this.target.readLimit) return tooBig();
-        sse.push(decoder.write(chunk));
+        sse!.push(decoder.write(chunk));
       });
     } else {
       res.on('data', (chunk: Buffer) => {
@@ -246,9 +286,10 @@ export class PlainHttpCalls {
     res.on('error', (err) => settle(asError(err)));
     res.on('end', () => {
       if (on.done()) return;
+      if (sse?.lastEventId !== undefined && on.resumes < MAX_RESUMES) return on.resume(sse, on.resumes + 1);
       const text = Buffer.concat(chunks).toString('utf8');
       if (status < 200 || status >= 300) {
-        if (status === 401) this.challenge = res.headers['www-authenticate'];
+        if (status === 401 || status === 403) this.challenge = res.headers['www-authenticate'];
         const data = { status, statusText: res.statusMessage ?? '', text };
         return settle(
           new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, data),

@@ -1,8 +1,13 @@
 // A Server-Sent Events reader for the answers of plain HTTP calls (plain-http.ts): text in as it
 // arrives, each event's data out once its blank line has come (the WHATWG event-stream rules:
 // `data:` lines joined with newlines, one optional space after the colon, comments and the
-// `event`, `id` and `retry` fields ignored, any of CRLF, LF or CR ending a line).
+// `event` field ignored, any of CRLF, LF or CR ending a line). The last `id` and `retry` are kept
+// for a resumption (SEP-1699: wait `retry` ms, then GET with `Last-Event-ID`).
 export class SseReader {
+  /** The last event id the stream gave (an `id` field without NUL), for `Last-Event-ID`. */
+  lastEventId: string | undefined;
+  /** The reconnection time the server asked for (the last `retry` field of digits only), in ms. */
+  retryMs: number | undefined;
   private pending = '';
   private data: string[] = [];
   /** The last chunk ended in CR: an LF that starts the next one belongs to the same line end. */
@@ -30,8 +35,10 @@ export class SseReader {
     if (line.startsWith(':')) return;
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
-    if (field !== 'data') return;
-    const value = colon < 0 ? '' : line.slice(colon + 1);
-    this.data.push(value.startsWith(' ') ? value.slice(1) : value);
+    const raw = colon < 0 ? '' : line.slice(colon + 1);
+    const value = raw.startsWith(' ') ? raw.slice(1) : raw;
+    if (field === 'data') this.data.push(value);
+    else if (field === 'id' && !value.includes('\0')) this.lastEventId = value;
+    else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
   }
 }

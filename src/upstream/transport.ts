@@ -1,10 +1,12 @@
 import {
+  type FetchLike,
   type OAuthClientProvider,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { CarteOAuthProvider } from './oauth/provider.js';
 import { launchSandboxed, type SandboxLaunch } from './sandbox/launch.js';
 import type { StderrTail } from './stderr-tail.js';
 import type { UpstreamTarget } from './types.js';
@@ -62,10 +64,24 @@ export async function createTransport(
   const url = new URL(target.url);
   const requestInit = { headers: target.headers };
   const kind = remoteKind ?? target.transport ?? 'streamable-http';
-  const options = { requestInit, ...(opts.authProvider ? { authProvider: opts.authProvider } : {}) };
+  const provider = opts.authProvider;
+  const options = {
+    requestInit,
+    ...(provider ? { authProvider: provider } : {}),
+    ...(provider instanceof CarteOAuthProvider ? { fetch: notingChallenges(provider) } : {}),
+  };
   return kind === 'sse'
     ? new SSEClientTransport(url, options)
     : new StreamableHTTPClientTransport(url, options);
+}
+
+/** fetch that tells the provider what each 401 or 403 asked for (the SDK reads the challenge but keeps it). */
+function notingChallenges(provider: CarteOAuthProvider): FetchLike {
+  return async (url, init) => {
+    const res = await fetch(url, init);
+    if (res.status === 401 || res.status === 403) provider.noteChallenge(res.headers.get('www-authenticate'));
+    return res;
+  };
 }
 
 /** The pid of a stdio child, when there is one (for tests and `carte servers`). */

@@ -1,5 +1,5 @@
 // Slow: /mcp checked by outside tools on a real socket. The MCP conformance suite
-// (@modelcontextprotocol/conformance@0.1.13) runs its generic server scenarios (and
+// (@modelcontextprotocol/conformance@0.2.0-alpha.12) runs its generic server scenarios (and
 // completion-complete, whose prompt the prompts-logs fixture owns), and the MCP
 // Inspector CLI lists and calls in both eras. Neither sends a bearer token: an anonymous project
 // is named, so they get the search scope.
@@ -55,12 +55,12 @@ function run(command: string, args: string[]): Promise<{ code: number | null; ou
 
 describe('conformance server scenarios', () => {
   it.each([
-    ['server-initialize', 1],
-    ['ping', 1],
-    ['tools-list', 1],
+    ['server-initialize', 3],
+    ['ping', 2],
+    ['tools-list', 3],
     ['dns-rebinding-protection', 2],
-    ['logging-set-level', 1],
-    ['completion-complete', 1],
+    ['logging-set-level', 2],
+    ['completion-complete', 2],
   ])('%s passes', async (scenario, checks) => {
     const { code, out } = await run(join(BIN, 'conformance'), [
       'server',

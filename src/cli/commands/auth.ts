@@ -5,22 +5,19 @@ import {
   signInToServer,
   signOutOfServer,
   upstreamAuthStatus,
-  urlOpener,
   type UpstreamAuthStatus,
 } from '../../gateway/index.js';
 import type { ActionHelps } from '../shared/action-help.js';
 import { openApp, type App, type GlobalFlags } from '../shared/app.js';
 import { parseDurationFlag } from '../shared/flags.js';
 import { formatTable, note, out, outJson } from '../shared/output.js';
+import { LOGIN_TIMEOUT_MS, openSignInPage } from '../shared/sign-in.js';
 
 interface AuthFlags extends GlobalFlags {
   browser?: boolean;
   timeout?: string;
   json?: boolean;
 }
-
-/** How long `carte auth login` waits for the browser to come back (a person reads and clicks). */
-const LOGIN_TIMEOUT_MS = 5 * 60_000;
 
 /** The actions of `carte auth` and what `carte auth ACTION --help` prints. */
 export const AUTH_ACTIONS: ActionHelps = {
@@ -74,19 +71,7 @@ export function registerAuth(cli: CAC): void {
 }
 
 async function login(app: App, id: string, browser: boolean, timeoutMs: number): Promise<void> {
-  const open = urlOpener(process.env.BROWSER, process.platform);
-  const openUrl = async (url: string): Promise<void> => {
-    if (browser) {
-      try {
-        await open(url);
-        note(`opened the sign-in page for "${id}" in a browser; waiting for it to come back…`);
-        return;
-      } catch (err) {
-        note(`${(err as Error).message}; open this URL yourself:`);
-      }
-    } else note(`open this URL to sign in to "${id}":`);
-    note(url);
-  };
+  const openUrl = openSignInPage(id, browser);
   const { signedIn, sync } = await signInToServer(app, id, { openUrl, timeoutMs });
   const scope = signedIn.scope ? ` (scopes: ${signedIn.scope})` : '';
   const expiry = signedIn.expiresAt

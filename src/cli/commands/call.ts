@@ -1,8 +1,9 @@
 import type { CAC } from 'cac';
 import { LOCAL_CALLER } from '../../gateway/index.js';
-import { openApp, type GlobalFlags } from '../shared/app.js';
+import { openApp, type App, type GlobalFlags } from '../shared/app.js';
 import { parseJsonFlag } from '../shared/flags.js';
 import { note, out, outJson } from '../shared/output.js';
+import { MAX_SIGN_INS, canSignInHere, signInAsked, signInFromTerminal } from '../shared/sign-in.js';
 
 /** `carte call <key> --args JSON`: call one upstream tool (starts its server if needed). */
 export function registerCall(cli: CAC): void {
@@ -17,11 +18,15 @@ export function registerCall(cli: CAC): void {
       process.once('SIGINT', onSigint);
       try {
         const args = parseJsonFlag('--args', flags.args);
-        const result = await app.gateway.callTool(LOCAL_CALLER, key, args, {
-          signal: abort.signal,
-          onProgress: (p) =>
-            note(`progress ${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
-        });
+        const call = () =>
+          app.gateway.callTool(LOCAL_CALLER, key, args, {
+            signal: abort.signal,
+            onProgress: (p) =>
+              note(
+                `progress ${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`,
+              ),
+          });
+        const result = await withSignIn(app, call);
         if (flags.json) outJson(result);
         else out(formatResult(result));
         if (result.isError === true) process.exitCode = 1;
@@ -30,6 +35,25 @@ export function registerCall(cli: CAC): void {
         await app.close();
       }
     });
+}
+
+/**
+ * Runs `call`; where it needs a sign-in (or more scopes) and a person can sign in here, signs in
+ * and runs it again, at most MAX_SIGN_INS times; otherwise its error names `carte auth login <id>`.
+ */
+async function withSignIn<T>(app: App, call: () => Promise<T>): Promise<T> {
+  for (let signIns = 0; ; signIns++) {
+    try {
+      return await call();
+    } catch (err) {
+      const asked = signInAsked(err);
+      if (!asked || signIns >= MAX_SIGN_INS || !canSignInHere()) throw err;
+      note(
+        `server "${asked.server}" needs a sign-in${asked.scope ? ` with the scope "${asked.scope}"` : ''}`,
+      );
+      await signInFromTerminal(app, asked.server, asked.scope);
+    }
+  }
 }
 
 function formatResult(result: Record<string, unknown>): string {

@@ -119,7 +119,7 @@ export const RemoteServerObject = z
           .enum(['authorization_code', 'client_credentials'])
           .default('authorization_code')
           .describe(
-            'authorization_code: a person signs in with `carte auth login <id>` (the default); client_credentials: machine to machine with clientId and clientSecret.',
+            'authorization_code: a person signs in with `carte auth login <id>` (the default); client_credentials: machine to machine with clientId and clientSecret (or privateKeyFile).',
           ),
         clientId: z
           .string()
@@ -140,6 +140,23 @@ export const RemoteServerObject = z
           .describe(
             "Scopes to ask for, space-separated. No default: the server's challenge, then its scopes_supported.",
           ),
+        clientMetadataUrl: z
+          .url({ protocol: /^https$/ })
+          .optional()
+          .describe(
+            'An https URL where Carte\'s client metadata document is published (Client ID Metadata Documents): used as the client_id when the authorization server advertises client_id_metadata_document_supported. No default: Dynamic Client Registration.',
+          ),
+        privateKeyFile: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'client_credentials with private_key_jwt: a PKCS#8 PEM private key file that signs the client assertion (RFC 7523), instead of clientSecret; relative paths are taken from the config file\'s folder. No default.',
+          ),
+        signingAlgorithm: z
+          .enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'])
+          .default('RS256')
+          .describe('The JWS algorithm of the private_key_jwt assertion, matching the key in privateKeyFile. Default RS256.'),
       })
       .optional()
       .describe(

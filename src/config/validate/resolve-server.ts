@@ -45,13 +45,33 @@ export function resolveServer(
   }
   const url = expand(server.url, ['url']);
   const headers = expandAll(server.headers, 'headers');
+  const oauth = server.oauth && resolveOAuth(server.oauth, expand, ctx.configDir);
   if (failed) return undefined;
   // Quote the URL as written: the expanded one may carry a secret from the environment.
   if (!isHttpUrl(url)) {
     out.error([...path, 'url'], `${quote(server.url)} is not an http:// or https:// URL`);
     return undefined;
   }
-  return { ...server, url, headers };
+  return { ...server, url, headers, ...(oauth ? { oauth } : {}) };
+}
+
+type OAuthConfig = NonNullable<Extract<ServerConfig, { kind: 'remote' }>['oauth']>;
+
+/** The client secrets and the key file may come from the environment; the key file from the config's folder. */
+function resolveOAuth(
+  oauth: OAuthConfig,
+  expand: (raw: string, at: Segment[]) => string,
+  configDir: string | undefined,
+): OAuthConfig {
+  const { clientId, clientSecret, privateKeyFile } = oauth;
+  return {
+    ...oauth,
+    ...(clientId ? { clientId: expand(clientId, ['oauth', 'clientId']) } : {}),
+    ...(clientSecret ? { clientSecret: expand(clientSecret, ['oauth', 'clientSecret']) } : {}),
+    ...(privateKeyFile
+      ? { privateKeyFile: fromConfigDir(expand(privateKeyFile, ['oauth', 'privateKeyFile']), configDir) }
+      : {}),
+  };
 }
 
 /** True for an absolute http:// or https:// URL. */

@@ -46,7 +46,7 @@ export async function lookupTool(store: Store, lookup: ToolLookup, key: string):
         'needs_sign_in',
         `${head} it needs a sign-in; run \`carte auth login ${serverId}\``,
         {
-          details: { signIn: `carte auth login ${serverId}` },
+          details: { server: serverId, signIn: `carte auth login ${serverId}` },
         },
       );
     if (row.status !== 'failed')

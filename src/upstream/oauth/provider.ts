@@ -3,8 +3,11 @@
 // `resource` parameter; this class keeps what it learns in the server's vault (the store,
 // encrypted), refreshes a token before it expires, refuses an authorization server without
 // PKCE S256, and, outside `carte auth login`, stops where a person would have to sign in.
+import { readFile } from 'node:fs/promises';
 import {
+  createPrivateKeyJwtAuth,
   refreshAuthorization,
+  type AddClientAuthentication,
   type OAuthClientMetadata,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
@@ -12,6 +15,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { CarteError } from '../../errors.js';
+import { challengeOf } from './challenge.js';
 import { SignInRequired } from './sign-in-needed.js';
 import type { OAuthRecord, UpstreamOAuth } from './types.js';
 
@@ -32,6 +36,10 @@ export class CarteOAuthProvider implements OAuthClientProvider {
   private record: OAuthRecord = {};
   private verifier: string | undefined;
   private refreshing: Promise<void> | undefined;
+  /** The last 401's or 403's challenge on this connection. */
+  private challenge: OAuthRecord['challenge'];
+  /** private_key_jwt (RFC 7523): signs a client assertion into each token request. */
+  addClientAuthentication?: AddClientAuthentication;
 
   private constructor(
     private readonly serverId: string,
@@ -49,7 +57,24 @@ export class CarteOAuthProvider implements OAuthClientProvider {
   ): Promise<CarteOAuthProvider> {
     const provider = new CarteOAuthProvider(serverId, oauth, interaction, now);
     provider.record = (await oauth.vault.load()) ?? {};
+    const { privateKeyFile, clientId, signingAlgorithm } = oauth.settings;
+    if (privateKeyFile) {
+      const privateKey = await readPrivateKey(serverId, privateKeyFile);
+      const id = clientId ?? '';
+      const alg = signingAlgorithm ?? 'RS256';
+      provider.addClientAuthentication = createPrivateKeyJwtAuth({
+        issuer: id,
+        subject: id,
+        privateKey,
+        alg,
+      });
+    }
     return provider;
+  }
+
+  /** Client ID Metadata Documents: `auth()` uses it as the client_id where the server advertises them. */
+  get clientMetadataUrl(): string | undefined {
+    return this.oauth.settings.clientMetadataUrl;
   }
 
   private get machine(): boolean {
@@ -69,7 +94,7 @@ export class CarteOAuthProvider implements OAuthClientProvider {
         ...base,
         redirect_uris: [],
         grant_types: ['client_credentials'],
-        token_endpoint_auth_method: 'client_secret_basic',
+        token_endpoint_auth_method: this.addClientAuthentication ? 'private_key_jwt' : 'client_secret_basic',
       };
     }
     return {
@@ -85,7 +110,17 @@ export class CarteOAuthProvider implements OAuthClientProvider {
     return this.interaction?.state ?? '';
   }
 
-  clientInformation(): StoredOAuthClientInformation | undefined {
+  /** Notes a 401's or 403's challenge (the transports' fetch and the plain path call it). */
+  noteChallenge(wwwAuthenticate: string | null | undefined): void {
+    if (!wwwAuthenticate) return;
+    const { scope, resourceMetadataUrl } = challengeOf(401, wwwAuthenticate);
+    this.challenge = {
+      ...(scope ? { scope } : {}),
+      ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}),
+    };
+  }
+
+  async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
     const { clientId, clientSecret } = this.oauth.settings;
     if (clientId) return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) };
     const client = this.record.client;
@@ -95,8 +130,7 @@ export class CarteOAuthProvider implements OAuthClientProvider {
       return undefined;
     // Outside a sign-in, registering a client (DCR) would be a write on the authorization server
     // for nothing: without a person there is no code to use it for.
-    if (!client && !this.interaction && !this.machine)
-      throw new SignInRequired('it answered HTTP 401 Unauthorized and Carte has no sign-in for it');
+    if (!client && !this.interaction && !this.machine) throw await this.signInRequired(undefined);
     return client;
   }
 
@@ -122,6 +156,7 @@ export class CarteOAuthProvider implements OAuthClientProvider {
     const kept = tokens.refresh_token ?? this.record.tokens?.refresh_token;
     this.record = {
       ...this.record,
+      challenge: undefined,
       tokens: { ...tokens, ...(kept ? { refresh_token: kept } : {}), ...(expiresAt ? { expiresAt } : {}) },
       ...(this.interaction ? { redirectUrl: this.interaction.redirectUrl } : {}),
     };
@@ -130,12 +165,7 @@ export class CarteOAuthProvider implements OAuthClientProvider {
 
   async redirectToAuthorization(url: URL): Promise<void> {
     this.checkPkce();
-    if (!this.interaction) {
-      const why = this.record.tokens
-        ? 'its sign-in has expired and could not be refreshed'
-        : 'it answered HTTP 401 Unauthorized and Carte has no sign-in for it';
-      throw new SignInRequired(why);
-    }
+    if (!this.interaction) throw await this.signInRequired(url.searchParams.get('scope') ?? undefined);
     await this.interaction.open(url);
   }
 
@@ -185,6 +215,27 @@ export class CarteOAuthProvider implements OAuthClientProvider {
     await this.persist();
   }
 
+  /**
+   * Why a person must sign in: none yet, a step-up to `scope` (403 insufficient_scope), or an
+   * expiry. What the server asked for is kept in the vault for the sign-in to ask for it.
+   */
+  private async signInRequired(asked: string | undefined): Promise<SignInRequired> {
+    const scope = asked ?? this.challenge?.scope;
+    const challenge = { ...this.challenge, ...(scope ? { scope } : {}) };
+    if (JSON.stringify(challenge) !== JSON.stringify(this.record.challenge ?? {})) {
+      this.record = { ...this.record, challenge };
+      await this.persist().catch(() => undefined); // the sign-in then asks less precisely: no worse
+    }
+    const granted = this.record.tokens?.scope?.split(' ') ?? [];
+    const more = scope?.split(' ').filter((s) => s && !granted.includes(s)) ?? [];
+    const why = !this.record.tokens
+      ? 'it answered HTTP 401 Unauthorized and Carte has no sign-in for it'
+      : more.length > 0
+        ? `it asks for the scope ${JSON.stringify(more.join(' '))}, which its sign-in does not grant`
+        : 'its sign-in has expired and could not be refreshed';
+    return new SignInRequired(why, scope);
+  }
+
   /** PKCE S256 is mandatory (MCP authorization, "Authorization Code Protection"): refuse a server without it. */
   private checkPkce(): void {
     const metadata = this.record.discovery?.authorizationServerMetadata;
@@ -214,7 +265,7 @@ export class CarteOAuthProvider implements OAuthClientProvider {
 
   private async refresh(): Promise<void> {
     const { discovery, tokens } = this.record;
-    const client = this.clientInformation();
+    const client = await this.clientInformation();
     if (!discovery || !tokens?.refresh_token || !client) return;
     const resource = discovery.resourceMetadata?.resource;
     const fresh = await refreshAuthorization(discovery.authorizationServerUrl, {
@@ -228,5 +279,17 @@ export class CarteOAuthProvider implements OAuthClientProvider {
 
   private async persist(): Promise<void> {
     await this.oauth.vault.save(this.record);
+  }
+}
+
+/** The PEM key of private_key_jwt; a missing or unreadable file is the operator's to fix. */
+async function readPrivateKey(serverId: string, file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new CarteError(
+      'bad_input',
+      `server "${serverId}"'s oauth.privateKeyFile ${JSON.stringify(file)} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); point it at a PKCS#8 PEM private key`,
+    );
   }
 }

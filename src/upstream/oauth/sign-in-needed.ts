@@ -12,7 +12,11 @@ export const loginCommand = (serverId: string): string => `carte auth login ${se
  */
 export class SignInRequired extends Error {
   override readonly name = 'SignInRequired';
-  constructor(readonly why: string) {
+  /** @param scope the scope a new sign-in must ask for (a step-up), when known */
+  constructor(
+    readonly why: string,
+    readonly scope?: string,
+  ) {
     super(why);
   }
 }
@@ -28,19 +32,28 @@ export function isAuthFailure(err: unknown): boolean {
   return false;
 }
 
-/** The reason a sign-in is needed, from the failure: what the server answered, or why Carte stopped. */
-function reasonOf(err: unknown): string {
+/** Carte's own verdict in a failure's cause chain, if any. */
+function requiredOf(err: unknown): SignInRequired | undefined {
   for (let e = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof SignInRequired) return e.why;
+    if (e instanceof SignInRequired) return e;
   }
-  return 'it answered HTTP 401 Unauthorized';
+  return undefined;
 }
 
-/** The gateway's error for an upstream that needs a sign-in, naming the fix. */
+/**
+ * The gateway's error for an upstream that needs a sign-in, naming the fix; `details.scope` is
+ * the scope a new sign-in must ask for, when the server asked for more (a step-up).
+ */
 export function signInNeeded(serverId: string, err?: unknown): CarteError {
+  const required = requiredOf(err);
+  const why = required?.why ?? 'it answered HTTP 401 Unauthorized';
+  const scope = required?.scope;
   return new CarteError(
     'needs_sign_in',
-    `server "${serverId}" needs a sign-in (${reasonOf(err)}); run \`${loginCommand(serverId)}\``,
-    { ...(err === undefined ? {} : { cause: err }), details: { signIn: loginCommand(serverId) } },
+    `server "${serverId}" needs a sign-in (${why}); run \`${loginCommand(serverId)}\``,
+    {
+      ...(err === undefined ? {} : { cause: err }),
+      details: { server: serverId, signIn: loginCommand(serverId), ...(scope ? { scope } : {}) },
+    },
   );
 }

@@ -4,7 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
+import {
+  auth,
+  computeScopeUnion,
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+} from '@modelcontextprotocol/client';
 import { CarteError } from '../../errors.js';
 import { CarteOAuthProvider } from './provider.js';
 import { loginCommand } from './sign-in-needed.js';
@@ -15,6 +20,8 @@ export interface SignInOptions {
   /** Shows the authorization URL: opens a browser, or prints it. */
   openUrl(url: string): Promise<void>;
   timeoutMs: number;
+  /** A step-up: the scope the server asked for beyond the sign-in's (403 insufficient_scope). */
+  scope?: string;
 }
 
 /** What a finished sign-in holds (never the token itself). */
@@ -31,7 +38,10 @@ export async function signIn(
   oauth: UpstreamOAuth,
   options: SignInOptions,
 ): Promise<SignedIn> {
-  const challenge = await probe(serverId, url);
+  const stored = await oauth.vault.load();
+  const challenge = withStored(await probe(serverId, url, options.scope !== undefined, stored), stored);
+  const granted = stored?.tokens?.scope;
+  const scope = options.scope ? computeScopeUnion(granted, challenge.scope, options.scope) : challenge.scope;
   const callback = await listenForCallback();
   try {
     const state = randomBytes(16).toString('base64url');
@@ -40,8 +50,9 @@ export async function signIn(
       state,
       open: (u) => options.openUrl(u.href),
     });
-    const asked = { serverUrl: url, ...challenge };
-    if ((await auth(provider, asked)) === 'REDIRECT') {
+    const asked = { serverUrl: url, ...challenge, ...(scope ? { scope } : {}) };
+    // A person asked to sign in: a fresh authorization, not a refresh of what is held.
+    if ((await auth(provider, { ...asked, forceReauthorization: true })) === 'REDIRECT') {
       const { code, iss } = await callback.result(state, serverId, options.timeoutMs);
       await auth(provider, { ...asked, authorizationCode: code, ...(iss ? { iss } : {}) });
     }
@@ -51,8 +62,17 @@ export async function signIn(
   }
 }
 
-/** What the server's 401 challenge says (resource metadata URL, scope); a server that lets us in is refused. */
-async function probe(serverId: string, url: string): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+/**
+ * What the server's 401 challenge says (resource metadata URL, scope). A server that lets
+ * `initialize` in may still guard its other methods: it signs in when it publishes protected-resource
+ * metadata (RFC 9728), or when it asked for more scopes (`stepUp`); any other is refused.
+ */
+async function probe(
+  serverId: string,
+  url: string,
+  stepUp: boolean,
+  stored: OAuthRecord | undefined,
+): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -74,13 +94,34 @@ async function probe(serverId: string, url: string): Promise<{ resourceMetadataU
     );
   });
   await res.body?.cancel().catch(() => undefined);
-  if (res.status !== 401 && res.status !== 403)
+  const asked = stepUp || stored?.challenge !== undefined;
+  if (res.status !== 401 && res.status !== 403 && !asked && !(await protectedResource(url)))
     throw new CarteError(
       'bad_input',
       `server "${serverId}" answered HTTP ${res.status} without asking for a sign-in; there is nothing to sign in to`,
     );
   const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(res);
   return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+}
+
+/** The probe's challenge, else what the server asked for when a connection last stopped. */
+function withStored(
+  probed: { resourceMetadataUrl?: URL; scope?: string },
+  stored: OAuthRecord | undefined,
+): { resourceMetadataUrl?: URL; scope?: string } {
+  const last = stored?.challenge;
+  const scope = probed.scope ?? last?.scope;
+  const metadata =
+    probed.resourceMetadataUrl ?? (last?.resourceMetadataUrl ? new URL(last.resourceMetadataUrl) : undefined);
+  return { ...(metadata ? { resourceMetadataUrl: metadata } : {}), ...(scope ? { scope } : {}) };
+}
+
+/** Whether the server publishes protected-resource metadata at its well-known URLs. */
+async function protectedResource(url: string): Promise<boolean> {
+  return discoverOAuthProtectedResourceMetadata(url).then(
+    () => true,
+    () => false,
+  );
 }
 
 interface Callback {

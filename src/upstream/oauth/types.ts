@@ -16,6 +16,11 @@ export interface OAuthRecord {
   discovery?: OAuthDiscoveryState;
   /** The loopback redirect URI the client was registered and signed in with. */
   redirectUrl?: string;
+  /**
+   * What the server last asked for when a connection stopped for want of a sign-in (its 401 or
+   * 403 challenge), so that `carte auth login` asks for it even where `initialize` is let in.
+   */
+  challenge?: { scope?: string; resourceMetadataUrl?: string };
 }
 
 /** Where one server's OAuth record lives. `load` answers the latest saved, from any process. */
@@ -33,6 +38,11 @@ export interface OAuthSettings {
   clientSecret?: string;
   /** Scopes to ask for, space-separated (else the challenge's, then `scopes_supported`). */
   scope?: string;
+  /** An https URL used as the client_id where the server takes Client ID Metadata Documents. */
+  clientMetadataUrl?: string;
+  /** client_credentials with private_key_jwt (RFC 7523): the PEM key file and its algorithm. */
+  privateKeyFile?: string;
+  signingAlgorithm?: string;
 }
 
 /** OAuth for one connection: the server's vault and settings. */
