@@ -56,7 +56,12 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
   const changes = new ChangeListener(connectionString, () => undefined);
   const leases = new PgLeases(pool, { ...LEASE_DEFAULTS, ...options.lease }, options.now);
   const counter: WriteCounter = { writes: 0, open: 0, lease: leases };
-  const shared = { counter, tokens: new TokenMemory(), origin: changes.origin, box: secretBox(options.secretKey) };
+  const shared = {
+    counter,
+    tokens: new TokenMemory(),
+    origin: changes.origin,
+    box: secretBox(options.secretKey),
+  };
   const locks = new AdvisoryLocks(connectionString);
   let outside: Repositories;
   try {
