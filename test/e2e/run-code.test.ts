@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import ts from 'typescript';
 import { createMcpServer } from '../../src/mcp/index.js';
 import { LOCAL_CALLER, projectsFromConfig, type CallerContext } from '../../src/gateway/index.js';
 import { harness, referenceServers, tempDir, type Harness } from './helpers.js';
@@ -163,4 +164,70 @@ describe('run_code', () => {
     expect(bad).toMatchObject({ isError: true, content: [{ text: 'the script failed: Error: boom' }] });
     await client.close();
   });
+
+  it('gives tools as TypeScript call() signatures through describe_tool, search_tools and browse_tools', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const exposure = { mode: 'meta' as const, maxTools: 50, code: { enabled: true } };
+    await createMcpServer(h.gateway, WORK, { exposure }).connect(serverSide);
+    const client = new Client({ name: 'test', version: '0' });
+    await client.connect(clientSide);
+    const { tools } = await client.listTools();
+    const format = (name: string) =>
+      (tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, unknown>).format;
+    expect(['search_tools', 'browse_tools', 'describe_tool', 'call_tool'].map(format)).toEqual([
+      { const: 'typescript' },
+      { const: 'typescript' },
+      { const: 'typescript' },
+      undefined,
+    ]);
+    const ask = async (name: string, args: Record<string, unknown>) =>
+      text(await client.callTool({ name, arguments: { ...args, format: 'typescript' } }));
+
+    const one = await ask('describe_tool', { key: 'filesystem/read_text_file' });
+    expect(one).toMatch(/^\/\*\* Read the complete contents of a file .* \*\/\n/);
+    expect(one).toContain('declare function call(key: "filesystem/read_text_file", args: {\n');
+    expect(one).toContain('  path: string;\n');
+    expect(one).toContain('}): Promise<{ content: string }>;');
+    expect(parseErrors(one)).toEqual([]);
+
+    const found = await ask('search_tools', { query: 'read a file', limit: 3 });
+    expect(found.split('\n')[0]).toBe('// 3 tools found, best first');
+    expect(found.match(/^declare function call\(/gm)).toHaveLength(3);
+    expect(parseErrors(found)).toEqual([]);
+
+    const page = await ask('browse_tools', { server: 'memory' });
+    expect(page.split('\n')[0]).toBe('// tools 1-9 of 9');
+    expect(page.match(/^declare function call\(key: "memory\//gm)).toHaveLength(9);
+
+    const cut = await ask('describe_tool', { key: 'filesystem/read_text_file', maxTokens: 60 });
+    expect(cut).toMatch(
+      /\n\/\/ cut to fit maxTokens 60: (summary|bare); ask with maxTokens \d+ for all of it$/,
+    );
+
+    const bad = await client.callTool({
+      name: 'describe_tool',
+      arguments: { key: 'memory/read_graph', format: 'ts' },
+    });
+    expect(bad).toMatchObject({
+      isError: true,
+      content: [{ text: 'describe_tool: "format" must be "typescript" or "json", not ts' }],
+    });
+    await client.close();
+  });
+
+  it("puts the signature in the tool's filed detail (the REST API and the web tool page)", async () => {
+    const d = await h.gateway.describeToolFiled(WORK, 'memory/read_graph');
+    expect(d.signature).toMatch(/^\/\*\* Read the entire knowledge graph\b/);
+    expect(d.signature).toContain(
+      'declare function call(key: "memory/read_graph", args: Record<string, unknown>): Promise<{\n  entities: {\n    /** The name of the entity */\n',
+    );
+  });
 });
+
+/** TypeScript's parser's complaints about `source` (none when it parses). */
+function parseErrors(source: string): string[] {
+  const file = ts.createSourceFile('s.d.ts', source, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
+  return (file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics.map((d) =>
+    ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+  );
+}
