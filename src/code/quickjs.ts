@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type {
   QuickJSContext,
-  QuickJSDeferredPromise,
+  QuickJSHandle,
   QuickJSRuntime,
   QuickJSSyncVariant,
   QuickJSWASMModule,
@@ -102,7 +102,10 @@ class Run {
   private stopped: CarteError | undefined;
   private readonly stop = new AbortController();
   private wake: (() => void) | undefined;
-  private readonly pending = new Set<QuickJSDeferredPromise>();
+  /** Ids of the calls the script is waiting on. */
+  private readonly pending = new Set<number>();
+  /** The prelude's function that settles a call by id (bound once, kept for the run). */
+  private settleFn: QuickJSHandle | undefined;
   private readonly logs: string[] = [];
   private logChars = 0;
   private droppedLogs = 0;
@@ -207,9 +210,14 @@ class Run {
     });
     ctx.setProp(ctx.global, '__carte_done', done);
     done.dispose();
-    const bridge = ctx.newFunction('host', (op, payload) =>
-      this.bridge(ctx.getString(op), ctx.getString(payload)),
-    );
+    const bind = ctx.newFunction('bind', (fn) => {
+      this.settleFn ??= fn.dup();
+    });
+    ctx.setProp(ctx.global, '__carte_bind', bind);
+    bind.dispose();
+    const bridge = ctx.newFunction('host', (op, payload, id) => {
+      this.bridge(ctx.getString(op), ctx.getString(payload), ctx.getNumber(id));
+    });
     ctx.setProp(ctx.global, '__carte_host', bridge);
     bridge.dispose();
   }
@@ -220,30 +228,42 @@ class Run {
     this.logs.push(line);
   }
 
-  /** One call or search from the script: a promise inside, settled from the host's answer as JSON text. */
-  private bridge(op: string, payload: string) {
-    const deferred = this.context.newPromise();
-    this.pending.add(deferred);
-    const settle = (reply: object) => {
-      if (this.stopped || !this.pending.delete(deferred)) return;
-      const text = this.context.newString(JSON.stringify(reply));
-      deferred.resolve(text);
-      text.dispose();
-      deferred.dispose();
-      this.drain();
-    };
-    if (!this.returned && ++this.calls > this.limits.maxCalls) {
-      this.halt(callLimit(this.limits.maxCalls));
-      return deferred.handle;
-    }
+  /**
+   * One call or search from the script, `id` its promise inside: the host's answer goes back as
+   * JSON text to the prelude's settle function. One string each way per call, and no promise
+   * made through the API (each costs handles and a call into WebAssembly).
+   */
+  private bridge(op: string, payload: string, id: number): void {
+    if (!this.returned && ++this.calls > this.limits.maxCalls)
+      return this.halt(callLimit(this.limits.maxCalls));
+    this.pending.add(id);
     this.ask(op, payload).then(
-      (value) => settle({ ok: true, value }),
+      (value) => this.settle(id, { ok: true, value }),
       (err: unknown) => {
         const e = err instanceof ScriptToolError ? err : toCarteError(err);
-        settle({ ok: false, message: e.message, code: e.code });
+        this.settle(id, { ok: false, message: e.message, code: e.code });
       },
     );
-    return deferred.handle;
+  }
+
+  private settle(id: number, reply: object): void {
+    if (this.stopped || !this.pending.delete(id) || !this.settleFn) return;
+    const ctx = this.context;
+    const idHandle = ctx.newNumber(id);
+    const text = ctx.newString(JSON.stringify(reply));
+    try {
+      const r = ctx.callFunction(this.settleFn, ctx.undefined, idHandle, text);
+      if (r.error) return this.halt(this.failure(r.error));
+      r.value.dispose();
+    } catch (err) {
+      return this.halt(this.hostFault(err));
+    } finally {
+      if (!this.broken) {
+        idHandle.dispose();
+        text.dispose();
+      }
+    }
+    this.drain();
   }
 
   private ask(op: string, payload: string): Promise<unknown> {
@@ -302,7 +322,7 @@ class Run {
     // early. An interrupted async function stays suspended with its objects, which QuickJS's
     // runtime teardown asserts against (aborting the instance): that is harmless here.
     try {
-      for (const d of this.pending) d.dispose();
+      this.settleFn?.dispose();
       this.context.dispose();
       this.runtime.dispose();
     } catch {
