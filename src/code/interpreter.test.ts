@@ -190,6 +190,14 @@ describe('runScript', () => {
     expect([a.json, b.json]).toEqual(['1', '"undefined"']);
   });
 
+  it('gives each run a fresh runtime: one run after another sees nothing of the one before', async () => {
+    const first =
+      'globalThis.kept = "secret"; Object.prototype.leak = 1; const b = new Uint8Array(1 << 16).fill(7); return b.length';
+    expect((await runScript(first, echoHost(), LIMITS)).json).toBe('65536');
+    const second = 'return [typeof kept, ({}).leak, new Uint8Array(1 << 16).some((x) => x !== 0)]';
+    expect((await runScript(second, echoHost(), LIMITS)).json).toBe('["undefined",null,false]');
+  });
+
   it('refuses an answer that is not JSON', async () => {
     expect((await failure('return 10n')).message).toMatch(/^the script failed: TypeError: /);
   });

@@ -1,20 +1,18 @@
-// Runs one script in QuickJS compiled to WebAssembly (quickjs-emscripten, MIT; issue 43). The
-// WebAssembly code is compiled once from the npm package's own .wasm file (read from disk, never
-// fetched); each run gets its own instance of it (its own linear memory, about 3 ms), and in it a
-// QuickJS runtime with its own heap limit, stack limit and interrupt handler. So concurrent runs
-// share no memory at all, a run's heap is freed when it ends, and a fault that breaks an instance
-// (the host's stack overflowing inside WebAssembly) breaks only that run's.
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+// Runs one script in QuickJS compiled to WebAssembly (quickjs-emscripten, MIT; issue 43). Each
+// run takes an instance no other run is using (instances.ts), and in it a fresh QuickJS runtime
+// with its own heap limit, stack limit and interrupt handler. So concurrent runs share no memory
+// at all, a run's heap is freed when it ends, and a fault that breaks an instance (the host's
+// stack overflowing inside WebAssembly) breaks only that run's, which is then dropped.
 import type {
   QuickJSContext,
   QuickJSHandle,
   QuickJSRuntime,
-  QuickJSSyncVariant,
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { CarteError, toCarteError } from '../errors.js';
+import { returnInstance, takeInstance } from './instances.js';
 import { PRELUDE } from './prelude.js';
+import { ScriptToolError, type ScriptHost, type ScriptResult } from './host.js';
 import {
   callLimit,
   cancelledRun,
@@ -26,55 +24,8 @@ import {
   type ScriptLimits,
 } from './limits.js';
 
-/** What a script can reach outside itself: tool calls and search, each ended by `signal` when the run ends. */
-export interface ScriptHost {
-  call(key: string, args: unknown, signal: AbortSignal): Promise<unknown>;
-  search(query: unknown, limit: unknown, signal: AbortSignal): Promise<unknown>;
-}
-
-/** A tool's own error result (`isError: true`), thrown into the script as an Error with code `tool_error`. */
-export class ScriptToolError extends Error {
-  readonly code = 'tool_error';
-}
-
-/** How a run ended well: the returned value as JSON text (undefined when it returned nothing) and its log lines. */
-export interface ScriptResult {
-  json: string | undefined;
-  logs: string[];
-  /** Log lines dropped past LOG_MAX_CHARS. */
-  droppedLogs: number;
-  calls: number;
-}
-
 // The WebAssembly global, typed here: the project's lib has no DOM types.
-declare const WebAssembly: {
-  compile(bytes: Uint8Array): Promise<unknown>;
-  RuntimeError: new () => Error;
-};
-
-interface Loaded {
-  variant: QuickJSSyncVariant;
-  instantiate: (variant: QuickJSSyncVariant) => Promise<QuickJSWASMModule>;
-}
-let loading: Promise<Loaded> | undefined;
-
-/** The interpreter's code, compiled on first use (about 20 ms) and kept; `runScript` instantiates it per run. */
-export function loadInterpreter(): Promise<Loaded> {
-  const load = (loading ??= (async () => {
-    const [core, base] = await Promise.all([
-      import('quickjs-emscripten-core'),
-      import('@jitl/quickjs-wasmfile-release-sync'),
-    ]);
-    const file = fileURLToPath(import.meta.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'));
-    const wasmModule = await WebAssembly.compile(await readFile(file));
-    const variant: QuickJSSyncVariant = core.newVariant(base.default as unknown as QuickJSSyncVariant, {
-      wasmModule: wasmModule as never,
-    });
-    return { variant, instantiate: core.newQuickJSWASMModuleFromVariant };
-  })());
-  load.catch(() => (loading = undefined));
-  return load;
-}
+declare const WebAssembly: { RuntimeError: new () => Error };
 
 /** Runs `code` as the body of an async function; resolves with its answer or rejects with a CarteError naming the limit it hit. */
 export async function runScript(
@@ -83,14 +34,16 @@ export async function runScript(
   limits: ScriptLimits,
   signal?: AbortSignal,
 ): Promise<ScriptResult> {
-  const { variant, instantiate } = await loadInterpreter();
-  const wasm = await instantiate(variant);
-  if (signal?.aborted) throw cancelledRun();
+  const wasm = await takeInstance();
+  if (signal?.aborted) {
+    returnInstance(wasm, true);
+    throw cancelledRun();
+  }
   const run = new Run(wasm, host, limits);
   try {
     return await run.execute(code, signal);
   } finally {
-    run.dispose();
+    returnInstance(wasm, run.dispose());
   }
 }
 
@@ -315,12 +268,16 @@ class Run {
     return new CarteError('script_error', `the script failed: ${name}: ${message}`.slice(0, 2000));
   }
 
-  dispose(): void {
+  /**
+   * Frees the run's runtime and context; true when the instance may serve another run: the run
+   * hit no limit and was not stopped, and QuickJS freed everything without complaint. (An
+   * interrupted async function stays suspended with its objects, which QuickJS's teardown asserts
+   * against, aborting the instance: such an instance is dropped whole.)
+   */
+  dispose(): boolean {
+    const stoppedEarly = this.stopped !== undefined;
     this.halt(this.stopped ?? new CarteError('cancelled', 'the run has ended'));
-    if (this.broken) return; // dropped whole with its instance
-    // Each run has its own instance, whose memory goes with it: disposing only returns the heap
-    // early. An interrupted async function stays suspended with its objects, which QuickJS's
-    // runtime teardown asserts against (aborting the instance): that is harmless here.
+    if (this.broken) return false; // dropped whole with its instance
     try {
       this.settleFn?.dispose();
       this.context.dispose();
@@ -329,5 +286,6 @@ class Run {
       this.broken = true;
     }
     this.pending.clear();
+    return !stoppedEarly && !this.broken;
   }
 }
