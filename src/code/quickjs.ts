@@ -12,7 +12,7 @@ import type {
 import { CarteError, toCarteError } from '../errors.js';
 import { returnInstance, takeInstance } from './instances.js';
 import { PRELUDE } from './prelude.js';
-import { ScriptToolError, type ScriptHost, type ScriptResult } from './host.js';
+import { ScriptToolError, withLogs, type ScriptHost, type ScriptResult } from './host.js';
 import {
   callLimit,
   cancelledRun,
@@ -77,11 +77,11 @@ class Run {
     this.runtime = wasm.newRuntime();
     this.runtime.setMemoryLimit(limits.memoryBytes);
     this.runtime.setMaxStackSize(limits.stackBytes ?? STACK_BYTES);
+    this.context = this.runtime.newContext();
     this.runtime.setInterruptHandler(() => {
       if (this.stopped === undefined && Date.now() > this.deadline) this.halt(timeLimit(limits.timeoutMs));
       return this.stopped !== undefined;
     });
-    this.context = this.runtime.newContext();
   }
 
   async execute(code: string, signal: AbortSignal | undefined): Promise<ScriptResult> {
@@ -91,7 +91,7 @@ class Run {
     try {
       return await this.guarded(code);
     } catch (err) {
-      throw this.hostFault(err);
+      throw withLogs(this.hostFault(err), this.logs, this.droppedLogs);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);

@@ -75,22 +75,22 @@ describe('run_code', () => {
       WORK,
       `try { await call('everything/get-sum', { a: 1, b: 2 }) } catch (e) { return [e.message, e.code] }`,
     );
-    expect(JSON.parse(text(answer)).result).toEqual([(direct as Error).message, 'unknown_tool']);
+    expect(JSON.parse(text(answer))).toEqual([(direct as Error).message, 'unknown_tool']);
   });
 
   it('asks to confirm a destructive inner call, and refuses it where the client cannot ask', async () => {
     const code = `try { await call('memory/delete_entities', { entityNames: ['x'] }); return 'called' } catch (e) { return e.message }`;
     const refused = await h.gateway.runCode(WORK, code);
-    expect(JSON.parse(text(refused)).result).toMatch(
+    expect(JSON.parse(text(refused))).toMatch(
       /needs a person to confirm each such call, and this client cannot ask/,
     );
     const asked: string[] = [];
     const no = await h.gateway.runCode(WORK, code, {
       confirm: (m) => (asked.push(m), Promise.resolve(false)),
     });
-    expect(JSON.parse(text(no)).result).toBe('the call of "memory/delete_entities" was not confirmed');
+    expect(JSON.parse(text(no))).toBe('the call of "memory/delete_entities" was not confirmed');
     const yes = await h.gateway.runCode(WORK, code, { confirm: () => Promise.resolve(true) });
-    expect(JSON.parse(text(yes)).result).toBe('called');
+    expect(JSON.parse(text(yes))).toBe('called');
     expect(asked).toEqual(['Allow a destructive call of memory/delete_entities?']);
   });
 
@@ -107,7 +107,7 @@ describe('run_code', () => {
       WORK,
       `try { await call('filesystem/read_text_file', { path: '/nowhere/at/all' }) } catch (e) { return e.code }`,
     );
-    expect(JSON.parse(text(answer)).result).toBe('tool_error');
+    expect(JSON.parse(text(answer))).toBe('tool_error');
   });
 
   it('cuts a huge answer to maxOutputTokens, saying so', async () => {
@@ -115,7 +115,7 @@ describe('run_code', () => {
       limits: { maxOutputTokens: 200 },
     });
     expect(text(answer)).toMatch(
-      /\n\[cut: the answer is 500013 characters, past exposure\.code\.maxOutputTokens \(200 tokens\)/,
+      /\n\[cut: the answer is 500002 characters, past exposure\.code\.maxOutputTokens \(200 tokens\)/,
     );
     expect(text(answer).length).toBeLessThan(2000);
   });
@@ -135,7 +135,7 @@ describe('run_code', () => {
 
   it('search() gives keys with one-line descriptions', async () => {
     const answer = await h.gateway.runCode(WORK, `return (await search('echo a message', { limit: 2 }))[0]`);
-    expect(JSON.parse(text(answer)).result).toMatchObject({
+    expect(JSON.parse(text(answer))).toMatchObject({
       key: 'everything/echo',
       description: expect.any(String),
     });
@@ -159,9 +159,17 @@ describe('run_code', () => {
       name: 'run_code',
       arguments: { code: `return await call('everything/echo', { message: 'hi' })` },
     });
-    expect(JSON.parse(text(r as Record<string, unknown>))).toEqual({ result: 'Echo: hi' });
+    expect(JSON.parse(text(r as Record<string, unknown>))).toBe('Echo: hi');
     const bad = await client.callTool({ name: 'run_code', arguments: { code: 'throw new Error("boom")' } });
     expect(bad).toMatchObject({ isError: true, content: [{ text: 'the script failed: Error: boom' }] });
+    const logged = await client.callTool({
+      name: 'run_code',
+      arguments: { code: 'console.log("read", 2, { files: ["a"] }); throw new Error("boom")' },
+    });
+    expect(logged).toMatchObject({
+      isError: true,
+      content: [{ text: 'the script failed: Error: boom\n{"logs":["read 2 {\\"files\\":[\\"a\\"]}"]}' }],
+    });
     await client.close();
   });
 
