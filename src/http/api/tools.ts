@@ -31,7 +31,8 @@ const ToolDetailSchema = z
 const detail = createRoute({
   method: 'get',
   path: '/tools/{server}/{tool}',
-  summary: 'One tool: description, schemas, annotations, call class, category, tags, use cases and its TypeScript signature',
+  summary:
+    'One tool: description, schemas, annotations, call class, category, tags, use cases and its TypeScript signature',
   request: { params: ToolParams },
   responses: { 200: json(ToolDetailSchema, 'The tool'), ...errors(...AUTH_ERRORS, 404) },
 });
