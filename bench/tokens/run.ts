@@ -3,7 +3,8 @@
 // process into a temp dir) and the big bench catalog (../shared/bench, or --data DIR; 507 servers,
 // written into a temp store, never started): every tool listed at once, against Carte's answers
 // tier by tier (bench/tokens/tiers.ts), each also with `maxTokens` (default 1,000). Checks the
-// target of issue 14: every tier answer for a 500-server catalog under 2 % of the full listing.
+// target of issue 14: every tier answer for a 500-server catalog under 2 % of the full listing;
+// then code mode (bench/tokens/code-mode.ts, issue 43): run_code against call_tool step by step.
 // Counts are exact (gpt-tokenizer). Prints markdown; writes bench/out/tokens.json.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { benchDataDir, loadBigCatalog } from '../core/bench-data.js';
 import { writeBigCatalog } from '../core/big-catalog.js';
 import { numberFlag, tempDir } from '../core/paths.js';
 import { machine, machineLine, progress, table, writeJson } from '../core/report.js';
+import { codeModeReport } from './code-mode.js';
 import { syncDemo } from './demo-catalog.js';
 import { bigCatalogTools, listingText, metaListing, storedCatalogTools } from './listings.js';
 import { openMenuCatalog, PINNED, USED, type MenuCatalog } from './menu-catalog.js';
@@ -109,8 +111,13 @@ async function main(): Promise<void> {
     out.push(`No catalog has ${TARGET.servers} servers (the most: ${most}): the target was not checked.`);
   }
   for (const t of held) out.push(...targetLines(t));
+  progress('tokens: code mode (run_code against call_tool step by step)');
+  const codeMode = await codeModeReport();
+  out.push('', '## Code mode (run_code)', '', ...codeMode);
   process.stdout.write(`${out.join('\n')}\n`);
-  progress(`wrote ${writeJson('tokens', { machine: m, tokenizerLoadMs: loadMs, maxTokens, sizes, tiers })}`);
+  progress(
+    `wrote ${writeJson('tokens', { machine: m, tokenizerLoadMs: loadMs, maxTokens, sizes, tiers, codeMode })}`,
+  );
 }
 
 main().catch((err: unknown) => {

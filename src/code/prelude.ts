@@ -4,16 +4,19 @@
 // own copies: what crosses the bridge is always a string made by the original JSON.stringify.
 export const PRELUDE = String.raw`(() => {
   const host = globalThis.__carte_host;
+  const bind = globalThis.__carte_bind;
   const log = globalThis.__carte_log;
   const code = globalThis.__carte_code;
   const done = globalThis.__carte_done;
   delete globalThis.__carte_done;
   delete globalThis.__carte_host;
+  delete globalThis.__carte_bind;
   delete globalThis.__carte_log;
   delete globalThis.__carte_code;
   const parse = JSON.parse;
   const stringify = JSON.stringify;
   const MakeError = Error;
+  const MakePromise = Promise;
   const text = (v) => {
     if (typeof v === 'string') return v;
     try {
@@ -23,13 +26,26 @@ export const PRELUDE = String.raw`(() => {
       return String(v);
     }
   };
-  const ask = async (op, payload) => {
-    const reply = parse(await host(op, stringify(payload)));
-    if (reply.ok) return reply.value;
-    const err = new MakeError(reply.message);
-    err.code = reply.code;
-    throw err;
-  };
+  // Calls waiting for the host, by id: [resolve, reject]. No prototype, so nothing the script
+  // puts on Object.prototype is found here.
+  const waiting = Object.create(null);
+  let next = 0;
+  bind((id, reply) => {
+    const w = waiting[id];
+    if (w === undefined) return;
+    delete waiting[id];
+    const r = parse(reply);
+    if (r.ok) return w[0](r.value);
+    const err = new MakeError(r.message);
+    err.code = r.code;
+    w[1](err);
+  });
+  const ask = (op, payload) =>
+    new MakePromise((resolve, reject) => {
+      const id = next++;
+      waiting[id] = [resolve, reject];
+      host(op, stringify(payload), id);
+    });
   const call = (key, args) => ask('call', { key: String(key), args: args === undefined ? {} : args });
   const search = (query, options) =>
     ask('search', { query, limit: options && options.limit });

@@ -1,20 +1,18 @@
-// Runs one script in QuickJS compiled to WebAssembly (quickjs-emscripten, MIT; issue 43). The
-// WebAssembly code is compiled once from the npm package's own .wasm file (read from disk, never
-// fetched); each run gets its own instance of it (its own linear memory, about 3 ms), and in it a
-// QuickJS runtime with its own heap limit, stack limit and interrupt handler. So concurrent runs
-// share no memory at all, a run's heap is freed when it ends, and a fault that breaks an instance
-// (the host's stack overflowing inside WebAssembly) breaks only that run's.
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+// Runs one script in QuickJS compiled to WebAssembly (quickjs-emscripten, MIT; issue 43). Each
+// run takes an instance no other run is using (instances.ts), and in it a fresh QuickJS runtime
+// with its own heap limit, stack limit and interrupt handler. So concurrent runs share no memory
+// at all, a run's heap is freed when it ends, and a fault that breaks an instance (the host's
+// stack overflowing inside WebAssembly) breaks only that run's, which is then dropped.
 import type {
   QuickJSContext,
-  QuickJSDeferredPromise,
+  QuickJSHandle,
   QuickJSRuntime,
-  QuickJSSyncVariant,
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { CarteError, toCarteError } from '../errors.js';
+import { returnInstance, takeInstance } from './instances.js';
 import { PRELUDE } from './prelude.js';
+import { ScriptToolError, withLogs, type ScriptHost, type ScriptResult } from './host.js';
 import {
   callLimit,
   cancelledRun,
@@ -26,55 +24,8 @@ import {
   type ScriptLimits,
 } from './limits.js';
 
-/** What a script can reach outside itself: tool calls and search, each ended by `signal` when the run ends. */
-export interface ScriptHost {
-  call(key: string, args: unknown, signal: AbortSignal): Promise<unknown>;
-  search(query: unknown, limit: unknown, signal: AbortSignal): Promise<unknown>;
-}
-
-/** A tool's own error result (`isError: true`), thrown into the script as an Error with code `tool_error`. */
-export class ScriptToolError extends Error {
-  readonly code = 'tool_error';
-}
-
-/** How a run ended well: the returned value as JSON text (undefined when it returned nothing) and its log lines. */
-export interface ScriptResult {
-  json: string | undefined;
-  logs: string[];
-  /** Log lines dropped past LOG_MAX_CHARS. */
-  droppedLogs: number;
-  calls: number;
-}
-
 // The WebAssembly global, typed here: the project's lib has no DOM types.
-declare const WebAssembly: {
-  compile(bytes: Uint8Array): Promise<unknown>;
-  RuntimeError: new () => Error;
-};
-
-interface Loaded {
-  variant: QuickJSSyncVariant;
-  instantiate: (variant: QuickJSSyncVariant) => Promise<QuickJSWASMModule>;
-}
-let loading: Promise<Loaded> | undefined;
-
-/** The interpreter's code, compiled on first use (about 20 ms) and kept; `runScript` instantiates it per run. */
-export function loadInterpreter(): Promise<Loaded> {
-  const load = (loading ??= (async () => {
-    const [core, base] = await Promise.all([
-      import('quickjs-emscripten-core'),
-      import('@jitl/quickjs-wasmfile-release-sync'),
-    ]);
-    const file = fileURLToPath(import.meta.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'));
-    const wasmModule = await WebAssembly.compile(await readFile(file));
-    const variant: QuickJSSyncVariant = core.newVariant(base.default as unknown as QuickJSSyncVariant, {
-      wasmModule: wasmModule as never,
-    });
-    return { variant, instantiate: core.newQuickJSWASMModuleFromVariant };
-  })());
-  load.catch(() => (loading = undefined));
-  return load;
-}
+declare const WebAssembly: { RuntimeError: new () => Error };
 
 /** Runs `code` as the body of an async function; resolves with its answer or rejects with a CarteError naming the limit it hit. */
 export async function runScript(
@@ -83,14 +34,16 @@ export async function runScript(
   limits: ScriptLimits,
   signal?: AbortSignal,
 ): Promise<ScriptResult> {
-  const { variant, instantiate } = await loadInterpreter();
-  const wasm = await instantiate(variant);
-  if (signal?.aborted) throw cancelledRun();
+  const wasm = await takeInstance();
+  if (signal?.aborted) {
+    returnInstance(wasm, true);
+    throw cancelledRun();
+  }
   const run = new Run(wasm, host, limits);
   try {
     return await run.execute(code, signal);
   } finally {
-    run.dispose();
+    returnInstance(wasm, run.dispose());
   }
 }
 
@@ -102,7 +55,10 @@ class Run {
   private stopped: CarteError | undefined;
   private readonly stop = new AbortController();
   private wake: (() => void) | undefined;
-  private readonly pending = new Set<QuickJSDeferredPromise>();
+  /** Ids of the calls the script is waiting on. */
+  private readonly pending = new Set<number>();
+  /** The prelude's function that settles a call by id (bound once, kept for the run). */
+  private settleFn: QuickJSHandle | undefined;
   private readonly logs: string[] = [];
   private logChars = 0;
   private droppedLogs = 0;
@@ -121,11 +77,11 @@ class Run {
     this.runtime = wasm.newRuntime();
     this.runtime.setMemoryLimit(limits.memoryBytes);
     this.runtime.setMaxStackSize(limits.stackBytes ?? STACK_BYTES);
+    this.context = this.runtime.newContext();
     this.runtime.setInterruptHandler(() => {
       if (this.stopped === undefined && Date.now() > this.deadline) this.halt(timeLimit(limits.timeoutMs));
       return this.stopped !== undefined;
     });
-    this.context = this.runtime.newContext();
   }
 
   async execute(code: string, signal: AbortSignal | undefined): Promise<ScriptResult> {
@@ -135,7 +91,7 @@ class Run {
     try {
       return await this.guarded(code);
     } catch (err) {
-      throw this.hostFault(err);
+      throw withLogs(this.hostFault(err), this.logs, this.droppedLogs);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -207,9 +163,14 @@ class Run {
     });
     ctx.setProp(ctx.global, '__carte_done', done);
     done.dispose();
-    const bridge = ctx.newFunction('host', (op, payload) =>
-      this.bridge(ctx.getString(op), ctx.getString(payload)),
-    );
+    const bind = ctx.newFunction('bind', (fn) => {
+      this.settleFn ??= fn.dup();
+    });
+    ctx.setProp(ctx.global, '__carte_bind', bind);
+    bind.dispose();
+    const bridge = ctx.newFunction('host', (op, payload, id) => {
+      this.bridge(ctx.getString(op), ctx.getString(payload), ctx.getNumber(id));
+    });
     ctx.setProp(ctx.global, '__carte_host', bridge);
     bridge.dispose();
   }
@@ -220,30 +181,42 @@ class Run {
     this.logs.push(line);
   }
 
-  /** One call or search from the script: a promise inside, settled from the host's answer as JSON text. */
-  private bridge(op: string, payload: string) {
-    const deferred = this.context.newPromise();
-    this.pending.add(deferred);
-    const settle = (reply: object) => {
-      if (this.stopped || !this.pending.delete(deferred)) return;
-      const text = this.context.newString(JSON.stringify(reply));
-      deferred.resolve(text);
-      text.dispose();
-      deferred.dispose();
-      this.drain();
-    };
-    if (!this.returned && ++this.calls > this.limits.maxCalls) {
-      this.halt(callLimit(this.limits.maxCalls));
-      return deferred.handle;
-    }
+  /**
+   * One call or search from the script, `id` its promise inside: the host's answer goes back as
+   * JSON text to the prelude's settle function. One string each way per call, and no promise
+   * made through the API (each costs handles and a call into WebAssembly).
+   */
+  private bridge(op: string, payload: string, id: number): void {
+    if (!this.returned && ++this.calls > this.limits.maxCalls)
+      return this.halt(callLimit(this.limits.maxCalls));
+    this.pending.add(id);
     this.ask(op, payload).then(
-      (value) => settle({ ok: true, value }),
+      (value) => this.settle(id, { ok: true, value }),
       (err: unknown) => {
         const e = err instanceof ScriptToolError ? err : toCarteError(err);
-        settle({ ok: false, message: e.message, code: e.code });
+        this.settle(id, { ok: false, message: e.message, code: e.code });
       },
     );
-    return deferred.handle;
+  }
+
+  private settle(id: number, reply: object): void {
+    if (this.stopped || !this.pending.delete(id) || !this.settleFn) return;
+    const ctx = this.context;
+    const idHandle = ctx.newNumber(id);
+    const text = ctx.newString(JSON.stringify(reply));
+    try {
+      const r = ctx.callFunction(this.settleFn, ctx.undefined, idHandle, text);
+      if (r.error) return this.halt(this.failure(r.error));
+      r.value.dispose();
+    } catch (err) {
+      return this.halt(this.hostFault(err));
+    } finally {
+      if (!this.broken) {
+        idHandle.dispose();
+        text.dispose();
+      }
+    }
+    this.drain();
   }
 
   private ask(op: string, payload: string): Promise<unknown> {
@@ -295,19 +268,24 @@ class Run {
     return new CarteError('script_error', `the script failed: ${name}: ${message}`.slice(0, 2000));
   }
 
-  dispose(): void {
+  /**
+   * Frees the run's runtime and context; true when the instance may serve another run: the run
+   * hit no limit and was not stopped, and QuickJS freed everything without complaint. (An
+   * interrupted async function stays suspended with its objects, which QuickJS's teardown asserts
+   * against, aborting the instance: such an instance is dropped whole.)
+   */
+  dispose(): boolean {
+    const stoppedEarly = this.stopped !== undefined;
     this.halt(this.stopped ?? new CarteError('cancelled', 'the run has ended'));
-    if (this.broken) return; // dropped whole with its instance
-    // Each run has its own instance, whose memory goes with it: disposing only returns the heap
-    // early. An interrupted async function stays suspended with its objects, which QuickJS's
-    // runtime teardown asserts against (aborting the instance): that is harmless here.
+    if (this.broken) return false; // dropped whole with its instance
     try {
-      for (const d of this.pending) d.dispose();
+      this.settleFn?.dispose();
       this.context.dispose();
       this.runtime.dispose();
     } catch {
       this.broken = true;
     }
     this.pending.clear();
+    return !stoppedEarly && !this.broken;
   }
 }

@@ -7,6 +7,7 @@ import type { AuditLog, AuditObservation } from './trust/audit.js';
 import { audited } from './trust/audited.js';
 import { runToolCall } from './calls/call-pipeline.js';
 import { runCode, type RunCodeRequest } from './scripts/run-code.js';
+import { fitSignatures, toolSignature, type FittedSignatures } from './scripts/signature.js';
 import { fitToolDetail, type FittedToolDetail } from './menu/budget-tool.js';
 import type { CatalogMirror } from './shared/catalog-mirror.js';
 import type { UpstreamPassthrough } from './passthrough-facade.js';
@@ -288,7 +289,18 @@ export class Gateway {
   /** `describe_tool` with the call class, category and tags (the REST API and the web page). */
   async describeToolFiled(ctx: CallerContext, key: string): Promise<FiledToolDetail> {
     const d = await this.describeTool(ctx, key);
-    return filedDetail(d, this.policies.forCaller(ctx).verdict(key), this.server(d.server).trusted);
+    const filed = filedDetail(d, this.policies.forCaller(ctx).verdict(key), this.server(d.server).trusted);
+    return { ...filed, signature: toolSignature(d) };
+  }
+
+  /** Tools as TypeScript `call` overloads within `maxTokens` (each read is a describe row): for run_code's authors. */
+  async toolSignatures(
+    ctx: CallerContext,
+    keys: readonly string[],
+    maxTokens?: number,
+  ): Promise<FittedSignatures> {
+    const details = await Promise.all(keys.map((key) => this.describeTool(ctx, key)));
+    return fitSignatures(details, maxTokens);
   }
 
   /** `describe_tool` within `maxTokens`: detail given up in TOOL_DETAIL_LEVELS order. */

@@ -13,6 +13,8 @@ export { CATEGORY_IDS, categoryLabel, type CategorizeOptions, type CategoryId } 
 export type { GatewayOptions } from './gateway-parts.js';
 export type { SearchRequest } from './find/search-plan.js';
 export { CODE_DEFAULTS, type CodeLimits, type RunCodeRequest } from './scripts/run-code.js';
+export { quote as tsString, schemaToTypeScript } from './scripts/schema-to-ts.js';
+export { toolSignature, type FittedSignatures } from './scripts/signature.js';
 export { EMBED_BATCH, TEXT_RECIPE } from './find/hybrid-search.js';
 export {
   REMOTE_SEARCH_DEFAULTS,

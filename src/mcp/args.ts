@@ -47,6 +47,14 @@ export class Args {
     return v;
   }
 
+  /** `format`: "typescript" asks for TypeScript signatures (run_code's), "json" or nothing for JSON. */
+  format(): 'json' | 'typescript' {
+    const v = this.raw.format;
+    if (v === undefined || v === null || v === 'json') return 'json';
+    if (v === 'typescript') return v;
+    throw this.bad(`${this.tool}: "format" must be "typescript" or "json", not ${preview(v)}`);
+  }
+
   value(name: string): unknown {
     return this.raw[name];
   }

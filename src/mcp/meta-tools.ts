@@ -3,13 +3,15 @@
  * listing must stay under 500 tokens for any catalog (pinned by a test with the longest digest);
  * descriptions are short on purpose.
  */
-const maxTokens = { type: 'integer', minimum: 50 } as const;
+// No `minimum` (50): the gateway refuses less with a message naming it, and the listing is
+// smaller by 12 tokens in every session.
+const maxTokens = { type: 'integer' } as const;
 
 export const META_TOOLS = [
   {
     name: 'search_tools',
     description:
-      'Search all available tools in plain words. Returns ranked tools {key, server, name, summary, relevance}. For a multi-step task, pass one query per step as an array to get one merged ranking.',
+      'Search all tools in plain words; returns ranked {key, server, name, summary, relevance}. For a multi-step task, pass one query per step as an array for one merged ranking.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -42,7 +44,7 @@ export const META_TOOLS = [
   },
   {
     name: 'describe_tool',
-    description: "Get one tool's full definition (input and output schema, annotations) by key.",
+    description: "One tool's full definition (input and output schemas, annotations) by key.",
     inputSchema: {
       type: 'object',
       properties: { key: { type: 'string', description: 'server/tool' }, maxTokens },
@@ -80,13 +82,27 @@ export function metaTools(digest: { long: string; short: string }): Record<strin
 export const RUN_CODE = {
   name: 'run_code',
   description:
-    'JavaScript async function body; await call(key, args) and search(query) reach tools as call_tool does. Only its return value comes back.',
+    'JS async function body: await call(key, args), search(query). Returns its result only. format "typescript": signatures.',
   inputSchema: {
     type: 'object',
     properties: { code: { type: 'string' } },
     required: ['code'],
   },
 } as const;
+
+/** The tools that can answer with TypeScript signatures when run_code is listed. */
+const SIGNING_TOOLS: ReadonlySet<string> = new Set(['search_tools', 'browse_tools', 'describe_tool']);
+
+/** The listing with run_code: `format` on the tools that give signatures, then run_code itself. */
+export function withRunCode(tools: Record<string, unknown>[]): Record<string, unknown>[] {
+  const signing = tools.map((t) => {
+    if (!SIGNING_TOOLS.has(t.name as string)) return t;
+    const schema = t.inputSchema as { properties: Record<string, unknown> };
+    const properties = { ...schema.properties, format: { const: 'typescript' } };
+    return { ...t, inputSchema: { ...schema, properties } };
+  });
+  return [...signing, { ...RUN_CODE }];
+}
 
 /**
  * The optional fifth tool, listed only under `registration.agentRequests: true`: outside

@@ -8,13 +8,14 @@ import {
   type Gateway,
 } from '../gateway/index.js';
 import { Args } from './args.js';
-import { META_TOOLS, metaTools, REQUEST_SERVER, RUN_CODE } from './meta-tools.js';
+import { META_TOOLS, metaTools, REQUEST_SERVER, RUN_CODE, withRunCode } from './meta-tools.js';
 import { SessionMeter } from './session-meter.js';
 import { DirectMode, type ExposureOptions } from './direct-mode.js';
 import { clientModel, type ClientModel } from './sampling.js';
 import { errorResult, SERVER_INFO, type Result } from './tool-call.js';
 import { registerPassthrough } from './passthrough.js';
 import { requestLog } from './request-log.js';
+import { signaturesResult } from './signatures.js';
 
 type Ctx = {
   mcpReq: {
@@ -110,9 +111,9 @@ export function createMcpServer(
   };
   const code = options.exposure?.code?.enabled === true && !direct ? options.exposure.code : undefined;
   server.setRequestHandler('tools/list', async () => {
+    const tools = metaTools(digest);
     const meta = [
-      ...metaTools(digest),
-      ...(code ? [{ ...RUN_CODE }] : []),
+      ...(code ? withRunCode(tools) : tools),
       ...(options.agentRequests ? [{ ...REQUEST_SERVER }] : []),
     ];
     const answer = { tools: direct ? [meta[0]!, ...(await direct.tools()), ...meta.slice(4)] : meta };
@@ -145,7 +146,9 @@ export function createMcpServer(
         return answer;
       }
       const sampler = (query: unknown) => clientModel(server, ctx, query);
-      const result = await dispatch(gateway, caller, name, args, ctx, direct, listChanged, ask, sampler);
+      const result =
+        (await signaturesResult(gateway, caller, name, args)) ??
+        (await dispatch(gateway, caller, name, args, ctx, direct, listChanged, ask, sampler));
       if (name !== 'call_tool') meter.sent(textOf(result));
       return result;
     } catch (err) {

@@ -37,6 +37,30 @@ afterEach(async () => {
 });
 
 describe('ActivityRepo on SQLite', () => {
+  it("a run_code row is no company for its script's calls: they commit within their task, not a turn later", async () => {
+    const store = await open();
+    const run = await store.activity.beginGrouped({ kind: 'code', at: NOW });
+    const order: string[] = [];
+    const turn = new Promise<void>((resolve) => setImmediate(() => (order.push('turn'), resolve())));
+    const inner = store.activity
+      .beginGrouped({ kind: 'call', key: 'a/b', server: 'a', at: NOW, parentId: run })
+      .then((id) => (order.push('call'), id));
+    await Promise.all([turn, inner]);
+    expect(order).toEqual(['call', 'turn']);
+    await store.activity.finishGrouped(await inner, { outcome: 'ok', durationMs: 1 });
+    await store.activity.finishGrouped(run, { outcome: 'ok', durationMs: 2 });
+    // Another call in flight still makes a call wait for company, as before.
+    const other = await store.activity.beginGrouped({ kind: 'call', key: 'a/b', server: 'a', at: NOW });
+    const order2: string[] = [];
+    const turn2 = new Promise<void>((resolve) => setImmediate(() => (order2.push('turn'), resolve())));
+    const next = store.activity
+      .beginGrouped({ kind: 'call', key: 'a/c', server: 'a', at: NOW })
+      .then(() => order2.push('call'));
+    await Promise.all([turn2, next]);
+    expect(order2).toEqual(['turn', 'call']);
+    await store.activity.finishGrouped(other, { outcome: 'ok', durationMs: 1 });
+  });
+
   it('a store with nothing to prune is opened without a write', async () => {
     const path = tempPath();
     await (await open(path)).activity.record(call('a/x', Date.now()));

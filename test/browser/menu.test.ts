@@ -126,6 +126,9 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
     expect(await page.locator('.tool-key .badge').first().textContent()).toMatch(
       /^(read-only|writes|destructive)$/,
     );
+    expect(await page.locator('pre.signature').textContent()).toMatch(
+      /^\/\*\* Echoes back the input.*\*\/\ndeclare function call\(key: "everything\/echo", args: \{/s,
+    );
   });
 
   it('calls the tool from the form and shows the result', async () => {
@@ -148,6 +151,9 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
       'Field <img src=x onerror="window.__pwned=1">',
     );
     expect(await page.locator('.field-extra').first().textContent()).toBe('One of: "<b>bold</b>", "plain"');
+    expect(await page.locator('pre.signature').textContent()).toContain(
+      'declare function call(key: "hostile/render_markup", args: {\n  /** Field <img src=x onerror="window.__pwned=1"> */\n',
+    );
     expect(await page.locator('main img, main script, main b').count()).toBe(0);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await page.locator('.tool-key .badge').first().textContent()).toBe('read-only');

@@ -30,6 +30,8 @@ export interface ToolDetail {
   class?: string;
   category?: string;
   tags?: string[];
+  /** The tool as a run_code script calls it: a TypeScript `call` overload. */
+  signature?: string;
 }
 export interface CallResult {
   isError?: boolean;

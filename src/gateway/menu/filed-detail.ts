@@ -14,6 +14,8 @@ export interface FiledToolDetail extends ToolDetail {
   tags: string[];
   /** Only when a rule gives it any. */
   useCases?: string[];
+  /** The tool as run_code calls it: a TypeScript `call` overload (set by the gateway). */
+  signature?: string;
 }
 
 export function filedDetail(

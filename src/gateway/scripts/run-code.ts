@@ -2,10 +2,10 @@
 // it makes goes through the gateway's own callTool, with every gate call_tool has (visibility,
 // scopes, call classes and confirmation, timeouts, concurrency, audit, usage), linked to the
 // script's own audit row. Only the script's answer goes back to the agent.
-import { runScript } from '../../code/index.js';
+import { failedRunLogs, runScript } from '../../code/index.js';
 import { CarteError } from '../../errors.js';
 import type { CallOutcome, CallRequest, SearchResult } from '../shared/types.js';
-import { scriptAnswer } from './script-answer.js';
+import { failureWithLogs, scriptAnswer } from './script-answer.js';
 import { scriptValue } from './script-values.js';
 
 /** exposure.code's limits (docs/code-mode.md). */
@@ -60,7 +60,10 @@ export async function runCode(code: unknown, req: RunCodeRequest, gw: ScriptGate
     },
     { timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryMb * 2 ** 20, maxCalls: limits.maxCalls },
     req.signal,
-  );
+  ).catch(async (err: unknown) => {
+    const logs = failedRunLogs(err);
+    throw logs ? await failureWithLogs(err as CarteError, logs, limits.maxOutputTokens) : err;
+  });
   return scriptAnswer(run, limits.maxOutputTokens);
 }
 

@@ -1,7 +1,8 @@
-// What run_code sends back into the agent's context: the returned value and the logs as one JSON
-// text, cut to `maxOutputTokens` with a note that says so (issue 43). No structuredContent: a
+// What run_code sends back into the agent's context: the returned value (and the logs, if any) as
+// one JSON text, cut to `maxOutputTokens` with a note that says so (issue 43). No structuredContent: a
 // client that shows both would put the answer in the context twice, the cost run_code removes.
-import type { ScriptResult } from '../../code/index.js';
+import type { FailedRunLogs, ScriptResult } from '../../code/index.js';
+import { CarteError } from '../../errors.js';
 import { loadTokenizer } from '../menu/budget-tokens.js';
 import type { CallOutcome } from '../shared/types.js';
 
@@ -11,8 +12,13 @@ const MAX_CHARS_PER_TOKEN = 128;
 /** Tokens kept free for the note that says the answer was cut. */
 const NOTE_TOKENS = 60;
 
-/** The answer's text: `{"result": ..., "logs": [...]}`, logs only when there are some. */
+/**
+ * The answer's text: the returned value's JSON alone when nothing was logged (`null` when it
+ * returned nothing), else `{"result": ..., "logs": [...]}` (and `logsDropped`). The envelope
+ * costs five tokens an answer without logs does not need.
+ */
 export function answerText(run: ScriptResult): string {
+  if (run.logs.length === 0 && run.droppedLogs === 0) return run.json ?? 'null';
   const logs = run.logs.length > 0 ? `,"logs":${JSON.stringify(run.logs)}` : '';
   const dropped = run.droppedLogs > 0 ? `,"logsDropped":${run.droppedLogs}` : '';
   return `{"result":${run.json ?? 'null'}${logs}${dropped}}`;
@@ -20,17 +26,38 @@ export function answerText(run: ScriptResult): string {
 
 /** The tool result, its text within `maxTokens` (o200k_base). */
 export async function scriptAnswer(run: ScriptResult, maxTokens: number): Promise<CallOutcome> {
-  const text = answerText(run);
+  return { content: [{ type: 'text', text: await within(answerText(run), maxTokens) }] };
+}
+
+/**
+ * A failed run's error with what it logged: its message, then `{"logs": [...]}` on the next line,
+ * cut like an answer. The agent debugging a script needs its console.log lines most when it fails.
+ */
+export async function failureWithLogs(
+  err: CarteError,
+  run: FailedRunLogs,
+  maxTokens: number,
+): Promise<CarteError> {
+  const dropped = run.droppedLogs > 0 ? `,"logsDropped":${run.droppedLogs}` : '';
+  const text = `${err.message}\n{"logs":${JSON.stringify(run.logs)}${dropped}}`;
+  return new CarteError(err.code, await within(text, maxTokens), {
+    cause: err,
+    ...(err.details ? { details: err.details } : {}),
+  });
+}
+
+/** `text`, or its longest head within `maxTokens` with a note saying it was cut. */
+async function within(text: string, maxTokens: number): Promise<string> {
   const tokenizer = await loadTokenizer();
   // A token is at least one character, so a text no longer than the limit fits uncounted; one
   // over MAX_CHARS_PER_TOKEN characters a token cannot fit, and is not counted whole.
   const fits =
     text.length <= maxTokens ||
     (text.length <= maxTokens * MAX_CHARS_PER_TOKEN && tokenizer.within(text, maxTokens) !== false);
-  if (fits) return { content: [{ type: 'text', text }] };
+  if (fits) return text;
   const keep = longestPrefix(text, maxTokens - NOTE_TOKENS, (t, n) => tokenizer.within(t, n) !== false);
   const note = `\n[cut: the answer is ${text.length} characters, past exposure.code.maxOutputTokens (${maxTokens} tokens); this is its first ${keep} characters. Return less from the script: filter, count or summarise there.]`;
-  return { content: [{ type: 'text', text: text.slice(0, keep) + note }] };
+  return text.slice(0, keep) + note;
 }
 
 /** The longest prefix length of `text` that fits `limit` tokens (bisection; counting stops past the limit). */

@@ -3,6 +3,9 @@
 import { ScriptToolError } from '../../code/index.js';
 import type { CallOutcome } from '../shared/types.js';
 
+/** How a JSON text can begin (RFC 8259: whitespace, then a value). */
+const JSON_START = /^[ \t\n\r]*[[{"\-0-9tfn]/;
+
 /**
  * The tool's `structuredContent` when it has one; else its text, parsed as JSON when it parses,
  * else the text itself; a result with no text gives its content blocks. `isError` throws.
@@ -19,6 +22,7 @@ export function scriptValue(outcome: CallOutcome): unknown {
   const structured = outcome.structuredContent;
   if (typeof structured === 'object' && structured !== null) return structured;
   if (texts.length === 0) return content;
+  if (!JSON_START.test(text)) return text; // not JSON: skip the parse and its exception
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -20,6 +20,7 @@ const ToolDetailSchema = z
     category: z.string(),
     tags: z.array(z.string()),
     useCases: z.array(z.string()).optional(),
+    signature: z.string().optional(),
     serverStatus: z.string(),
     firstSeenAt: z.string(),
     lastSeenAt: z.string(),
@@ -30,7 +31,8 @@ const ToolDetailSchema = z
 const detail = createRoute({
   method: 'get',
   path: '/tools/{server}/{tool}',
-  summary: 'One tool: description, schemas, annotations, call class, category, tags and use cases',
+  summary:
+    'One tool: description, schemas, annotations, call class, category, tags, use cases and its TypeScript signature',
   request: { params: ToolParams },
   responses: { 200: json(ToolDetailSchema, 'The tool'), ...errors(...AUTH_ERRORS, 404) },
 });

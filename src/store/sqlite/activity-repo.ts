@@ -73,6 +73,8 @@ export class ActivityRepo {
   private open = 0;
   /** Calls begun through beginGrouped and not finished: how many others may write this turn. */
   private grouped = 0;
+  /** Rows begun through beginGrouped but not counted in `grouped` (run_code's own, kind `code`). */
+  private readonly alone = new Set<number>();
 
   constructor(
     private readonly db: Db,
@@ -147,6 +149,17 @@ export class ActivityRepo {
    */
   beginGrouped(event: StartedEvent): Promise<number> {
     this.lease?.ensure(); // outside the group's transaction: a rolled-back group must not lose it
+    // A run_code row stays open while its script's calls run one after another, and writes
+    // nothing meanwhile: it is no company for them, and counted it cost each of them two turns
+    // of the event loop (issue 43: 0.3 ms of CPU per inner call on the shared machine).
+    if (event.kind === 'code') {
+      const id = this.group.add(() => this.begin(event), 'task');
+      void id.then(
+        (n) => this.alone.add(n),
+        () => undefined,
+      );
+      return id;
+    }
     const wait = this.grouped++ > 0 ? 'turn' : 'task';
     const id = this.group.add(() => this.begin(event), wait);
     id.catch(() => this.grouped--); // a call whose row failed never finishes
@@ -155,7 +168,7 @@ export class ActivityRepo {
 
   /** `finish` in a group commit: resolves once the outcome is committed. */
   finishGrouped(id: number, end: FinishedCall): Promise<boolean> {
-    const wait = --this.grouped > 0 ? 'turn' : 'task';
+    const wait = this.alone.delete(id) ? 'task' : --this.grouped > 0 ? 'turn' : 'task';
     return this.group.add(() => this.finish(id, end), wait);
   }
 

@@ -42,6 +42,13 @@ export async function toolView(key: string, ctx: ViewContext): Promise<Node[]> {
     h('h2', {}, 'Inputs'),
     schemaFields(t.inputSchema),
     ...(t.outputSchema ? [h('h2', {}, 'Output'), schemaFields(t.outputSchema)] : []),
+    ...(t.signature
+      ? [
+          h('h2', {}, 'In a script'),
+          h('p', { class: 'muted' }, 'As run_code calls it, typed from its schemas:'),
+          h('pre', { class: 'signature' }, h('code', { class: 'language-ts' }, t.signature)),
+        ]
+      : []),
     h('h2', {}, 'Call it'),
     canCall
       ? toolForm(t.key, t.inputSchema, cls === 'destructive')
