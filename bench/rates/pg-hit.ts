@@ -18,7 +18,7 @@ const N = Number(values.requests);
 
 const server = await connectPg(values['pg-url']);
 const store = await openStore(await server.createDatabase('rates'));
-const limiter = new RateLimiter(store, { projectRates: new Map() });
+const limiter = new RateLimiter(store, { projectRate: () => undefined });
 const caller = (i: number): CallerContext => ({
   projectId: 'p',
   scopes: ['call'],

@@ -53,6 +53,7 @@ export {
   parseRate,
   RATE_DEFAULTS,
   RateLimiter,
+  type ProjectRate,
   type RateLimitKind,
   type RateLimiterOptions,
   type RateRefusal,

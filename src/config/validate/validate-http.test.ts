@@ -51,6 +51,21 @@ describe('http: section', () => {
       ],
     ],
     [
+      'a rate without its unit',
+      'http:\n  rate: 600\n',
+      [{ path: 'http.rate', message: 'expected a string, got 600' }],
+    ],
+    [
+      'a rate per hour',
+      'http:\n  rate: 600/h\n',
+      [
+        {
+          path: 'http.rate',
+          message: 'invalid value "600/h": expected requests per minute or second, like "600/m" or "10/s"',
+        },
+      ],
+    ],
+    [
       'an origin with a path',
       'http:\n  allowedOrigins: ["https://carte.example.com/menu"]\n',
       [

@@ -25,7 +25,10 @@ describe.each(testEngines(afterEach))('RateLimiter on $name', (engine) => {
   const setup = async () => {
     const store = await engine.open();
     const clock = { now: T0 + 15_000 };
-    const limiter = new RateLimiter(store, { projectRates: new Map([['web', 2]]), now: () => clock.now });
+    const limiter = new RateLimiter(store, {
+      projectRate: (id) => (id === 'web' ? { perToken: 2 } : undefined),
+      now: () => clock.now,
+    });
     const refusals: RateRefusal[] = [];
     limiter.onRefusal((r) => refusals.push(r));
     return { store, clock, limiter, refusals };

@@ -21,9 +21,15 @@ export interface RateRefusal {
   kind: RateLimitKind;
 }
 
+/** A project's request limits, per minute (`projects.<id>.rate`, else `http.rate`). */
+export interface ProjectRate {
+  /** Each of its tokens (and subjects) apart, unless a token has a rate of its own. */
+  perToken?: number;
+}
+
 export interface RateLimiterOptions {
-  /** Each project's default requests per minute, for its tokens without a rate of their own. */
-  projectRates: ReadonlyMap<string, number>;
+  /** A project's limits as configured now (Gateway.projectRate: a reload changes them). */
+  projectRate: (projectId: string) => ProjectRate | undefined;
   now?: () => number;
   /** Hears a store failure (the request goes through: a limit is not worth refusing for). */
   warn?: (message: string) => void;
@@ -69,7 +75,7 @@ export class RateLimiter {
   async admit(caller: CallerContext, address: string): Promise<void> {
     const now = this.now();
     const own = caller.ratePerMinute;
-    const limit = own ?? this.opts.projectRates.get(caller.projectId);
+    const limit = own ?? this.opts.projectRate(caller.projectId)?.perToken;
     if (limit === undefined) {
       const until = this.blocks.get(address);
       if (until !== undefined && until > now) throw this.lockedOut(address, until, now, caller);
