@@ -1,6 +1,6 @@
 // Projects (issue 15, item 1): a project sees only its servers, and its own rules apply after the
 // global ones. A config without `projects` has one implicit project `default` holding every server.
-import type { CallClass, CarteConfig, SearchConfig } from '../../config/index.js';
+import type { CallClass, CarteConfig, RateConfig, SearchConfig } from '../../config/index.js';
 import { CarteError, quote } from '../../errors.js';
 import { compileRules, type CompiledRules } from '../../policy/index.js';
 import { parseRate, type ProjectRate } from './rate-limits.js';
@@ -36,10 +36,8 @@ export interface ProjectSearch {
  * to the top-level one is dropped, so it shares the top-level search's state (model, vectors).
  */
 export function projectsFromConfig(
-  config: Pick<CarteConfig, 'projects'> & { search?: SearchConfig; http?: { rate?: string | undefined } },
+  config: Pick<CarteConfig, 'projects'> & { search?: SearchConfig; http?: { rate?: RateConfig | undefined } },
 ): Map<string, GatewayProject> {
-  const rateOf = (text: string | undefined): { rate?: ProjectRate } =>
-    text === undefined ? {} : { rate: { perToken: parseRate(text) } };
   const topRate = rateOf(config.http?.rate);
   if (!config.projects) return new Map([[DEFAULT_PROJECT, { ...implicitDefault(), ...topRate }]]);
   const top = config.search && JSON.stringify(config.search);
@@ -64,6 +62,17 @@ export function projectsFromConfig(
       return [id, project];
     }),
   );
+}
+
+/** A configured rate ("600/m" per token, or {perToken, total}) in requests per minute. */
+function rateOf(rate: RateConfig | undefined): { rate?: ProjectRate } {
+  if (rate === undefined) return {};
+  if (typeof rate === 'string') return { rate: { perToken: parseRate(rate) } };
+  const per = (text: string | undefined) => (text === undefined ? undefined : parseRate(text));
+  const [perToken, total] = [per(rate.perToken), per(rate.total)];
+  return {
+    rate: { ...(perToken === undefined ? {} : { perToken }), ...(total === undefined ? {} : { total }) },
+  };
 }
 
 export function implicitDefault(): GatewayProject {
