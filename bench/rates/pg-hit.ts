@@ -1,7 +1,9 @@
 // What a request pays for the shared rate-limit counter on PostgreSQL (issue 40, item 5): the
 // RateLimiter's admit() for a token with a rate, one upsert statement a request, measured alone
 // (one caller) and with 16 callers at once on one key (the worst case: every hit on one row) and
-// on 16 keys. Against it, a `SELECT 1` round trip on the same pool: the floor any shared counter pays.
+// on 16 keys; then with the project's total counted in the same statement (`rate: {perToken,
+// total}`: two rows upserted, 16 tokens on one total row). Against it, a `SELECT 1` round trip on
+// the same pool: the floor any shared counter pays.
 // Run: npx tsx bench/rates/pg-hit.ts [--pg-url URL] [--requests N]
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -18,9 +20,11 @@ const N = Number(values.requests);
 
 const server = await connectPg(values['pg-url']);
 const store = await openStore(await server.createDatabase('rates'));
-const limiter = new RateLimiter(store, { projectRates: new Map() });
-const caller = (i: number): CallerContext => ({
-  projectId: 'p',
+const limiter = new RateLimiter(store, {
+  projectRate: (id) => (id === 'capped' ? { total: 1e9 } : undefined),
+});
+const caller = (i: number, projectId = 'p'): CallerContext => ({
+  projectId,
   scopes: ['call'],
   tokenId: `tok_${i}`,
   ratePerMinute: 1e9,
@@ -55,5 +59,7 @@ await measure('admit (counter hit)', 1, () => limiter.admit(caller(0), '198.51.1
 await measure('SELECT 1 (floor)', 16, () => store.ping());
 await measure('admit, one key', 16, () => limiter.admit(caller(0), '198.51.100.1'));
 await measure('admit, 16 keys', 16, (c) => limiter.admit(caller(c), '198.51.100.1'));
+await measure('admit + total', 1, () => limiter.admit(caller(0, 'capped'), '198.51.100.1'));
+await measure('admit + total, 16 keys', 16, (c) => limiter.admit(caller(c, 'capped'), '198.51.100.1'));
 await store.close();
 await server.close();

@@ -33,6 +33,7 @@ export type {
   CarteConfig,
   CategoryId,
   ProjectConfig,
+  RateConfig,
   RegistrationConfig,
   RemoteSearchConfig,
   RemoteServerConfig,

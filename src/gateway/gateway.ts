@@ -35,6 +35,7 @@ import { syncServers, type SyncRequest } from './calls/sync-servers.js';
 import { policyTool, type ToolVerdict, type VisibilityPolicy } from '../policy/index.js';
 import type { Policies } from './trust/policies.js';
 import { implicitDefault, DEFAULT_PROJECT } from './access/projects.js';
+import type { ProjectRate } from './access/rate-limits.js';
 import { requireScope } from './access/scopes.js';
 import { toolDetail } from './menu/detail.js';
 import { filedDetail, type FiledToolDetail } from './menu/filed-detail.js';
@@ -360,6 +361,11 @@ export class Gateway {
   /** The configured project ids (a config without projects has `default`). */
   projectIds(): string[] {
     return this.policies.projectIds();
+  }
+
+  /** The project's request limits as configured now (a reload changes them); undefined when none or no such project. */
+  projectRate(projectId: string): ProjectRate | undefined {
+    return this.policies.projectRate(projectId);
   }
 
   /** The configured server, or a clear error naming the unknown id. */

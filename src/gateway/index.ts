@@ -55,6 +55,7 @@ export {
   parseRate,
   RATE_DEFAULTS,
   RateLimiter,
+  type ProjectRate,
   type RateLimitKind,
   type RateLimiterOptions,
   type RateRefusal,

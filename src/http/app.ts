@@ -44,8 +44,6 @@ export interface HttpAppOptions {
   oidc?: OidcConfig;
   /** How those tokens' keys are cached (tests shorten the cooldown). */
   oidcOptions?: Partial<OidcOptions>;
-  /** Each project's default requests per minute (config `projects.<id>.rate`); absent: none. */
-  projectRates?: ReadonlyMap<string, number>;
   /** Config `http.trustProxy`: a client's address from X-Forwarded-For (the failed sign-in lockout). */
   trustProxy?: boolean;
 }
@@ -99,7 +97,7 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
       ...options.oidcOptions,
     });
   const limiter = new RateLimiter(deps.store, {
-    projectRates: options.projectRates ?? new Map(),
+    projectRate: (id) => deps.gateway.projectRate(id),
     ...opt('now', options.now),
     ...opt('warn', logger && ((m: string) => logger.warn(m))),
   });

@@ -149,7 +149,7 @@ export class CarteMetrics {
         new Counter({
           ...r,
           name: 'carte_rate_limited_total',
-          help: 'Requests answered 429 by a rate limit: token, project (its default), auth_failures (an address locked out)',
+          help: "Requests answered 429 by a rate limit: token, project (its default), project_total (a project's callers together), auth_failures (an address locked out)",
           labelNames: ['limit'],
         }),
     );

@@ -151,18 +151,25 @@ describe.skipIf(!hasChromium)('the activity and tokens views in Chromium', () =>
       await expect.poll(() => p.getByText("A login link's session is not listed").isVisible()).toBe(true);
       // The form's controls line up: one height, and on one row one bottom edge.
       const boxes = await Promise.all(
-        ['Name', 'Scope', 'Expires in days'].map(async (label) => (await p.getByLabel(label).boundingBox())!),
+        ['Name', 'Scope', 'Expires in days', 'Requests per minute'].map(
+          async (label) => (await p.getByLabel(label).boundingBox())!,
+        ),
       );
       for (const b of boxes) expect(Math.abs(b.height - boxes[0]!.height)).toBeLessThan(1);
       for (const b of boxes.filter((b) => Math.abs(b.y - boxes[0]!.y) < b.height))
         expect(Math.abs(b.y + b.height - (boxes[0]!.y + boxes[0]!.height))).toBeLessThan(1);
       await p.getByLabel('Name').fill(`browser ${name}`);
       await p.getByLabel('Scope').selectOption('call');
+      // On the desktop a rate of its own; on the phone none, so the config's http.rate applies.
+      if (name === 'desktop') await p.getByLabel('Requests per minute').fill('5');
       await p.getByRole('button', { name: 'Create' }).click();
       const secret = await p.locator('.secret-value').inputValue({ timeout: 10_000 });
       expect(secret).toMatch(/^carte_[\w-]{43}$/);
       const item = p.locator('ul.tokens li.token', { hasText: `browser ${name}` });
       await poll(() => item.count()).toBe(1);
+      const rate = name === 'desktop' ? '5/m' : '100000/m (project)';
+      expect(await item.locator('.rate').textContent()).toBe(rate);
+      expect(await p.getByLabel('Requests per minute').inputValue()).toBe('');
       expect(await echo(secret)).toBe(200);
       await noSideways(p);
       await p.screenshot({ path: join(SHOTS, `tokens-${name}.png`), fullPage: true });
@@ -176,6 +183,9 @@ describe.skipIf(!hasChromium)('the activity and tokens views in Chromium', () =>
           .textContent(),
       ).toBe('revoked');
       expect(await echo(secret)).toBe(401);
+      await p.reload(); // the list as GET /tokens gives it
+      await ready(p);
+      expect(await item.locator('.rate').textContent()).toBe(rate);
       await p.context().close();
     },
   );

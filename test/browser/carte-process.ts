@@ -41,6 +41,9 @@ export async function startCarte(): Promise<CarteProcess> {
       'registration:',
       '  allow:',
       `    commands: [${q(process.execPath)}]`,
+      // Every token's default rate, far above what the tests send: the tokens view shows it.
+      'http:',
+      '  rate: 100000/m',
       '',
     ].join('\n'),
   );

@@ -48,7 +48,10 @@ const server = `servers:
 
 beforeAll(() => {
   writeFileSync(WITHOUT_PROJECTS, server);
-  writeFileSync(WITH_PROJECTS, `${server}projects:\n  web:\n    servers: [echo]\n  ops:\n    servers: []\n`);
+  writeFileSync(
+    WITH_PROJECTS,
+    `${server}projects:\n  web:\n    servers: [echo]\n  ops:\n    servers: []\n    rate: 60/m\n`,
+  );
 });
 
 interface ListedToken {
@@ -60,6 +63,8 @@ interface ListedToken {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  ratePerMinute: number | null;
+  effectiveRatePerMinute: number | null;
   status: string;
 }
 
@@ -119,6 +124,7 @@ describe('carte token', () => {
       project: 'web',
       scopes: ['call', 'search'],
       ratePerMinute: 600,
+      effectiveRatePerMinute: 600,
       status: 'active',
     });
     expect(Date.parse(ci!.expiresAt!) - Date.parse(ci!.createdAt)).toBe(30 * 86_400_000);
@@ -129,11 +135,14 @@ describe('carte token', () => {
       expiresAt: null,
       lastUsedAt: null,
       revokedAt: null,
+      ratePerMinute: null,
+      effectiveRatePerMinute: 60, // its project's rate
       status: 'active',
     });
     expect(Object.keys(ops!).sort()).toEqual(
       [
         'createdAt',
+        'effectiveRatePerMinute',
         'expiresAt',
         'id',
         'lastUsedAt',
@@ -147,9 +156,10 @@ describe('carte token', () => {
     );
     const table = await carte(WITH_PROJECTS, 'token', 'list');
     expect(table.stdout.split('\n')[0]).toMatch(
-      /^ID +NAME +PROJECT +SCOPES +CREATED +EXPIRES +LAST USED +STATUS$/,
+      /^ID +NAME +PROJECT +SCOPES +RATE +CREATED +EXPIRES +LAST USED +STATUS$/,
     );
-    expect(table.stdout).toContain(`${ops!.id}  -     ops`);
+    expect(table.stdout).toContain(`${ops!.id}  -     ops      search       60/m (project)  `);
+    expect(table.stdout).toContain(`${ci!.id}  ci    web      call,search  600/m           `);
   });
 
   it('revokes by id, once, and by the token itself', async () => {
@@ -222,7 +232,8 @@ describe('carte token', () => {
     const described = (t: ListedToken) => {
       const name = t.name === null ? '' : ` ${JSON.stringify(t.name)}`;
       const expiry = t.expiresAt === null ? 'never' : t.expiresAt.replace(/\.\d{3}Z$/, 'Z');
-      return `${t.id}${name} in project "${t.project}": scopes ${t.scopes.join(', ')}; expires ${expiry}`;
+      const rate = t.ratePerMinute === null ? '' : `; rate ${t.ratePerMinute}/m`;
+      return `${t.id}${name} in project "${t.project}": scopes ${t.scopes.join(', ')}; expires ${expiry}${rate}`;
     };
     const revokedAt = ci!.revokedAt!.replace(/\.\d{3}Z$/, 'Z');
     // Refused attempts of the local operator (the typos above) are not recorded.

@@ -136,6 +136,10 @@ export interface TokenInfo {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** Its own requests per minute, or null. */
+  ratePerMinute: number | null;
+  /** What applies to it now: its own, else its project's (or http.rate); null: no limit. */
+  effectiveRatePerMinute: number | null;
 }
 
 /** A failed request: the server's `{error: {code, message}}`, or status 0 when it could not be reached. */

@@ -33,7 +33,7 @@ export const TOKEN_ACTIONS: ActionHelps = {
   },
   list: {
     usage: '[--json]',
-    summary: 'Show every token with its project, scopes, times and status, never its secret.',
+    summary: 'Show every token with its project, scopes, rate, times and status, never its secret.',
     options: ['json'],
   },
   revoke: {
@@ -122,21 +122,29 @@ async function create(
 async function list(app: App, json: boolean): Promise<void> {
   const now = Date.now();
   const tokens = await listTokens(app.store);
-  if (json) return outJson(tokens.map((t) => toJson(t, now)));
+  // What the HTTP face applies to each under this config: its own rate, else its project's (or http.rate).
+  const projectRate = (t: TokenInfo) => app.gateway.projectRate(t.project)?.perToken ?? null;
+  if (json) return outJson(tokens.map((t) => toJson(t, { now, projectRate: projectRate(t) })));
   if (tokens.length === 0) return out('no tokens; create one with "carte token create --project P"');
   const rows = tokens.map((t) => [
     t.id,
     t.name ?? '-',
     t.project,
     t.scopes.join(','),
+    rateText(t.ratePerMinute, projectRate(t)),
     formatTime(t.createdAt),
     t.expiresAt === null ? 'never' : formatTime(t.expiresAt),
     t.lastUsedAt === null ? 'never' : formatTime(t.lastUsedAt),
     statusText(t, now),
   ]);
-  out(
-    formatTable([['ID', 'NAME', 'PROJECT', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'STATUS'], ...rows]),
-  );
+  const head = ['ID', 'NAME', 'PROJECT', 'SCOPES', 'RATE', 'CREATED', 'EXPIRES', 'LAST USED', 'STATUS'];
+  out(formatTable([head, ...rows]));
+}
+
+/** `600/m` (the token's own), `60/m (project)` (its project's or http.rate), or `-` (no limit). */
+function rateText(own: number | null, project: number | null): string {
+  if (own !== null) return `${own}/m`;
+  return project === null ? '-' : `${project}/m (project)`;
 }
 
 async function revoke(app: App, id: string): Promise<void> {
@@ -153,8 +161,11 @@ function tokenSite(app: App) {
   return { store: app.store, audit: app.gateway.audit };
 }
 
-/** `carte token list --json` (field names are stable: docs/cli.md); times are ISO or null. */
-function toJson(t: TokenInfo, now: number) {
+/**
+ * `carte token list --json` (field names are stable: docs/cli.md); times are ISO or null.
+ * `ratePerMinute` is the token's own; `effectiveRatePerMinute` what applies to it now (null: none).
+ */
+function toJson(t: TokenInfo, { now, projectRate }: { now: number; projectRate: number | null }) {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: t.id,
@@ -166,6 +177,7 @@ function toJson(t: TokenInfo, now: number) {
     lastUsedAt: iso(t.lastUsedAt),
     revokedAt: iso(t.revokedAt),
     ratePerMinute: t.ratePerMinute,
+    effectiveRatePerMinute: t.ratePerMinute ?? projectRate,
     status: status(t, now),
   };
 }

@@ -2,6 +2,7 @@
 // who may call it without a token, which browser origins may call it, and the legacy-session bounds.
 import { z } from 'zod';
 import { SERVER_ID_PATTERN } from './server-id-pattern.js';
+import { RateSchema } from './schema-rate.js';
 
 /** "https://carte.example.com" or "http://localhost:5173": a scheme, a host and maybe a port, nothing else. */
 function isOrigin(value: string): boolean {
@@ -58,6 +59,9 @@ export const HttpSchema = z
       .describe(
         "Behind a reverse proxy: take a client's address from the last X-Forwarded-For entry (the proxy's), for the failed sign-in lockout. Default false: the connection's address.",
       ),
+    rate: RateSchema.optional().describe(
+      'Requests per minute (or second) each token may make over HTTP, e.g. "600/m", in every project without a rate of its own (the implicit project "default" included); a token created with --rate keeps its own. No default: no limit.',
+    ),
     sessionIdleMinutes: z
       .number()
       .positive()

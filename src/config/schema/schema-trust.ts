@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { SERVER_ID_PATTERN } from './server-id-pattern.js';
 import { CALL_CLASSES, ToolRuleSchema } from './schema-menu.js';
 import { SearchSchema } from './schema-search.js';
+import { RateSchema } from './schema-rate.js';
 
 /** One project: the servers it sees, its own rules (after the global ones) and what it may call. */
 export const ProjectSchema = z
@@ -30,13 +31,9 @@ export const ProjectSchema = z
       .describe(
         'Call classes that need a person to confirm each call (asked through the client when it supports elicitation, else refused).',
       ),
-    rate: z
-      .string()
-      .regex(/^[1-9]\d{0,8}\/(s|m|min)$/)
-      .optional()
-      .describe(
-        'Requests per minute (or second) each token of this project may make over HTTP, e.g. "600/m"; a token created with --rate keeps its own. No default: no limit.',
-      ),
+    rate: RateSchema.optional().describe(
+      'Requests per minute (or second) each token of this project may make over HTTP, e.g. "600/m"; a token created with --rate keeps its own. No default: http.rate.',
+    ),
     search: SearchSchema.optional().describe(
       "How this project's callers' searches rank, replacing the top-level search section whole (e.g. lexical here, remote elsewhere). No default: the top-level search.",
     ),

@@ -248,6 +248,7 @@ export type AuditConfig = CarteConfig['audit'];
 export type StoreConfig = CarteConfig['store'];
 export type RegistrationConfig = CarteConfig['registration'];
 export type HttpConfig = CarteConfig['http'];
+export type RateConfig = NonNullable<HttpConfig['rate']>;
 export type AuthConfig = CarteConfig['auth'];
 export type OidcConfig = NonNullable<AuthConfig['oidc']>;
 export type SandboxConfig = CarteConfig['sandbox'];

@@ -29,6 +29,12 @@ describe('http: section', () => {
     });
   });
 
+  it('reads a rate as text or as {perToken, total}', () => {
+    expect(yaml('http:\n  rate: 10/s\n').config?.http.rate).toBe('10/s');
+    const both = yaml('http:\n  rate: { perToken: 60/m, total: 600/m }\n');
+    expect([both.errors, both.config?.http.rate]).toEqual([[], { perToken: '60/m', total: '600/m' }]);
+  });
+
   it.each<[string, string, Problem[]]>([
     [
       'an anonymous project not configured (implicit default)',
@@ -47,6 +53,41 @@ describe('http: section', () => {
         {
           path: 'http.anonymousProject',
           message: 'no project "team_a" is configured; did you mean "team-a"?',
+        },
+      ],
+    ],
+    [
+      'a rate without its unit',
+      'http:\n  rate: 600\n',
+      [
+        {
+          path: 'http.rate',
+          message: 'invalid value 600: expected a rate such as "600/m", or {perToken, total}',
+        },
+      ],
+    ],
+    [
+      'a rate per hour',
+      'http:\n  rate: 600/h\n',
+      [
+        {
+          path: 'http.rate',
+          message: 'invalid value "600/h": expected requests per minute or second, like "600/m" or "10/s"',
+        },
+      ],
+    ],
+    [
+      'a rate object with neither key',
+      'http:\n  rate: {}\n',
+      [{ path: 'http.rate', message: 'invalid value an object: give perToken, total or both' }],
+    ],
+    [
+      'a bad total',
+      'http:\n  rate: { total: 6/x }\n',
+      [
+        {
+          path: 'http.rate.total',
+          message: 'invalid value "6/x": expected requests per minute or second, like "600/m" or "10/s"',
         },
       ],
     ],

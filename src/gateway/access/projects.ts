@@ -1,8 +1,9 @@
 // Projects (issue 15, item 1): a project sees only its servers, and its own rules apply after the
 // global ones. A config without `projects` has one implicit project `default` holding every server.
-import type { CallClass, CarteConfig, SearchConfig } from '../../config/index.js';
+import type { CallClass, CarteConfig, RateConfig, SearchConfig } from '../../config/index.js';
 import { CarteError, quote } from '../../errors.js';
 import { compileRules, type CompiledRules } from '../../policy/index.js';
+import { parseRate, type ProjectRate } from './rate-limits.js';
 
 export const DEFAULT_PROJECT = 'default';
 
@@ -19,6 +20,8 @@ export interface GatewayProject {
   confirm: readonly CallClass[];
   /** Its own search strategy (`projects.<id>.search`); absent: the top-level one. */
   search?: ProjectSearch;
+  /** Its requests per minute over HTTP (`projects.<id>.rate`); absent: no limit. */
+  rate?: ProjectRate;
 }
 
 /** A project's own search section, and a key naming it (equal keys share one search). */
@@ -28,13 +31,15 @@ export interface ProjectSearch {
 }
 
 /**
- * The projects of a config (the implicit `default` when it has none). A project's `search` equal
+ * The projects of a config (the implicit `default` when it has none), each with its own `rate` or
+ * else `http.rate`. A project's `search` equal
  * to the top-level one is dropped, so it shares the top-level search's state (model, vectors).
  */
 export function projectsFromConfig(
-  config: Pick<CarteConfig, 'projects'> & { search?: SearchConfig },
+  config: Pick<CarteConfig, 'projects'> & { search?: SearchConfig; http?: { rate?: RateConfig | undefined } },
 ): Map<string, GatewayProject> {
-  if (!config.projects) return new Map([[DEFAULT_PROJECT, implicitDefault()]]);
+  const topRate = rateOf(config.http?.rate);
+  if (!config.projects) return new Map([[DEFAULT_PROJECT, { ...implicitDefault(), ...topRate }]]);
   const top = config.search && JSON.stringify(config.search);
   const searchOf = (search: SearchConfig | undefined): ProjectSearch | undefined => {
     const key = search && JSON.stringify(search);
@@ -52,10 +57,22 @@ export function projectsFromConfig(
         deny: p.deny,
         confirm: p.confirm,
         ...(search ? { search } : {}),
+        ...(p.rate === undefined ? topRate : rateOf(p.rate)),
       };
       return [id, project];
     }),
   );
+}
+
+/** A configured rate ("600/m" per token, or {perToken, total}) in requests per minute. */
+function rateOf(rate: RateConfig | undefined): { rate?: ProjectRate } {
+  if (rate === undefined) return {};
+  if (typeof rate === 'string') return { rate: { perToken: parseRate(rate) } };
+  const per = (text: string | undefined) => (text === undefined ? undefined : parseRate(text));
+  const [perToken, total] = [per(rate.perToken), per(rate.total)];
+  return {
+    rate: { ...(perToken === undefined ? {} : { perToken }), ...(total === undefined ? {} : { total }) },
+  };
 }
 
 export function implicitDefault(): GatewayProject {

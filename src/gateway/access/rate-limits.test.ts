@@ -3,13 +3,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CarteError } from '../../errors.js';
 import { testEngines } from '../../store/test-engines.js';
 import type { CallerContext } from './context.js';
-import { parseRate, RateLimiter, type RateRefusal } from './rate-limits.js';
+import { parseRate, RateLimiter, type ProjectRate, type RateRefusal } from './rate-limits.js';
 
 const MINUTE = 60_000;
 const T0 = 1_800_000_000_000; // a window's start
 const ALICE: CallerContext = { projectId: 'web', scopes: ['call'], tokenId: 'tok_alice', ratePerMinute: 3 };
 const BOB: CallerContext = { projectId: 'web', scopes: ['call'], tokenId: 'tok_bob' };
 const ADDR = '203.0.113.7';
+/** web: 2 a minute per token; team: 4 for its callers together, and 3 per token; pool: 3 together only. */
+const RATES: Record<string, ProjectRate | undefined> = {
+  web: { perToken: 2 },
+  team: { perToken: 3, total: 4 },
+  pool: { total: 3 },
+};
 
 /** The error `p` rejects with, or the test fails. */
 async function refusal(p: Promise<unknown>): Promise<CarteError> {
@@ -25,7 +31,10 @@ describe.each(testEngines(afterEach))('RateLimiter on $name', (engine) => {
   const setup = async () => {
     const store = await engine.open();
     const clock = { now: T0 + 15_000 };
-    const limiter = new RateLimiter(store, { projectRates: new Map([['web', 2]]), now: () => clock.now });
+    const limiter = new RateLimiter(store, {
+      projectRate: (id) => RATES[id],
+      now: () => clock.now,
+    });
     const refusals: RateRefusal[] = [];
     limiter.onRefusal((r) => refusals.push(r));
     return { store, clock, limiter, refusals };
@@ -60,6 +69,54 @@ describe.each(testEngines(afterEach))('RateLimiter on $name', (engine) => {
     );
     expect(refusals).toEqual([{ kind: 'project' }]);
     await limiter.admit({ projectId: 'ops', scopes: ['call'], tokenId: 'tok_ops' }, ADDR); // no rate: no limit
+  });
+
+  it("caps a project's callers together, tokens with a rate of their own included", async () => {
+    const { store, clock, limiter, refusals } = await setup();
+    const [ann, ben] = ['tok_ann', 'tok_ben'].map((tokenId) => ({
+      projectId: 'team',
+      scopes: ['call'],
+      tokenId,
+    }));
+    const own = { ...ann!, tokenId: 'tok_own', ratePerMinute: 100 };
+    await limiter.admit(ann!, ADDR);
+    await limiter.admit(ben!, ADDR);
+    await limiter.admit(own, ADDR);
+    await limiter.admit(ann!, ADDR); // the 4th together
+    const err = await refusal(limiter.admit(own, ADDR));
+    expect(err.message).toBe(
+      'project "team" made more than 4 requests this minute, its tokens together; retry in 45 s',
+    );
+    await refusal(limiter.admit(ben!, ADDR)); // still over: one audit row for the window
+    await refusal(limiter.admit(ann!, ADDR)); // ann's 3rd: within its own 3, over the total
+    // past its own limit too: the token's own is checked first, and says so
+    expect((await refusal(limiter.admit(ann!, ADDR))).message).toBe(
+      'token tok_ann made more than 3 requests this minute; retry in 45 s',
+    );
+    clock.now = T0 + MINUTE;
+    await limiter.admit(ben!, ADDR);
+    expect(refusals.map((r) => r.kind)).toEqual([
+      'project_total',
+      'project_total',
+      'project_total',
+      'project',
+    ]);
+    await limiter.settle();
+    const rows = await store.activity.audit({ kinds: ['auth'] });
+    expect(rows.map((r) => [r.project, r.tokenId, r.detail])).toEqual([
+      ['team', 'tok_ann', 'project limit 3/m'], // newest first
+      ['team', 'tok_own', 'project total limit 4/m'],
+    ]);
+  });
+
+  it('a total alone counts the project, not its tokens apart', async () => {
+    const { limiter, refusals } = await setup();
+    const caller = (tokenId: string) => ({ projectId: 'pool', scopes: ['call'], tokenId });
+    for (const t of ['tok_1', 'tok_2', 'tok_3']) await limiter.admit(caller(t), ADDR);
+    expect((await refusal(limiter.admit(caller('tok_4'), ADDR))).message).toBe(
+      'project "pool" made more than 3 requests this minute, its tokens together; retry in 45 s',
+    );
+    expect(refusals).toEqual([{ kind: 'project_total' }]);
   });
 
   it('locks an address out for a minute after more than 10 failed sign-ins, good tokens too', async () => {

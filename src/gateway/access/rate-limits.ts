@@ -14,16 +14,24 @@ import type { CallerContext } from './context.js';
 export const RATE_DEFAULTS = { windowMs: 60_000, authFailures: 10, lockoutMs: 60_000 } as const;
 
 /** Which limit refused a request (the metric's label). */
-export type RateLimitKind = 'token' | 'project' | 'auth_failures';
+export type RateLimitKind = 'token' | 'project' | 'project_total' | 'auth_failures';
 
 /** One refusal, as the metrics count it. */
 export interface RateRefusal {
   kind: RateLimitKind;
 }
 
+/** A project's request limits, per minute (`projects.<id>.rate`, else `http.rate`). */
+export interface ProjectRate {
+  /** Each of its tokens (and subjects) apart, unless a token has a rate of its own. */
+  perToken?: number;
+  /** All its callers together, tokens with a rate of their own included. */
+  total?: number;
+}
+
 export interface RateLimiterOptions {
-  /** Each project's default requests per minute, for its tokens without a rate of their own. */
-  projectRates: ReadonlyMap<string, number>;
+  /** A project's limits as configured now (Gateway.projectRate: a reload changes them). */
+  projectRate: (projectId: string) => ProjectRate | undefined;
   now?: () => number;
   /** Hears a store failure (the request goes through: a limit is not worth refusing for). */
   warn?: (message: string) => void;
@@ -65,38 +73,46 @@ export class RateLimiter {
     return () => this.listeners.delete(listener);
   }
 
-  /** Counts one request by `caller` from `address`; throws `rate_limited` when over its limit or the address is locked out. */
+  /** Counts one request by `caller` from `address`; throws `rate_limited` when over a limit or the address is locked out. */
   async admit(caller: CallerContext, address: string): Promise<void> {
     const now = this.now();
     const own = caller.ratePerMinute;
-    const limit = own ?? this.opts.projectRates.get(caller.projectId);
-    if (limit === undefined) {
+    const project = this.opts.projectRate(caller.projectId);
+    const limit = own ?? project?.perToken;
+    const total = project?.total;
+    if (limit === undefined && total === undefined) {
       const until = this.blocks.get(address);
       if (until !== undefined && until > now) throw this.lockedOut(address, until, now, caller);
       return;
     }
-    const key = keyOf(caller);
     const start = now - (now % RATE_DEFAULTS.windowMs);
+    // One store step: the caller's own count (when it has a limit) and its project's total.
+    const totalKey = total === undefined ? undefined : `total:${caller.projectId}`;
+    const key = limit === undefined ? totalKey! : keyOf(caller);
+    const also = limit === undefined ? undefined : totalKey;
     const hit = await this.guard(() =>
-      this.store.rates.hit(key, start, { blockKey: blockKey(address), now }),
+      this.store.rates.hit(key, start, {
+        blockKey: blockKey(address),
+        now,
+        ...(also === undefined ? {} : { also }),
+      }),
     );
     if (!hit) return;
     if (hit.blockedUntil !== null) throw this.lockedOut(address, hit.blockedUntil, now, caller);
-    if (hit.hits <= limit) return;
-    const kind: RateLimitKind = own === undefined ? 'project' : 'token';
-    const who = caller.tokenId !== undefined ? `token ${caller.tokenId}` : `project "${caller.projectId}"`;
     const until = start + RATE_DEFAULTS.windowMs;
-    const message = `${who} made more than ${limit} requests this minute; retry in ${seconds(until - now)} s`;
-    throw this.refuse({
-      kind,
-      key,
-      window: start,
-      caller,
-      detail: `${kind} limit ${limit}/m`,
-      until,
-      now,
-      message,
-    });
+    const at = { window: start, caller, until, now };
+    if (limit !== undefined && hit.hits > limit) {
+      const kind: RateLimitKind = own === undefined ? 'project' : 'token';
+      const who = caller.tokenId !== undefined ? `token ${caller.tokenId}` : `project "${caller.projectId}"`;
+      const message = `${who} made more than ${limit} requests this minute; retry in ${seconds(until - now)} s`;
+      throw this.refuse({ kind, key, detail: `${kind} limit ${limit}/m`, message, ...at });
+    }
+    const totalHits = limit === undefined ? hit.hits : (hit.alsoHits ?? 0);
+    if (total !== undefined && totalHits > total) {
+      const message = `project "${caller.projectId}" made more than ${total} requests this minute, its tokens together; retry in ${seconds(until - now)} s`;
+      const detail = `project total limit ${total}/m`;
+      throw this.refuse({ kind: 'project_total', key: totalKey!, detail, message, ...at });
+    }
   }
 
   /**

@@ -15,6 +15,7 @@ import { lookupServer } from '../calls/lookups.js';
 import { explainVerdict } from './verdicts.js';
 import type { CallerContext } from '../access/context.js';
 import { lookupProject, projectSees, type GatewayProject } from '../access/projects.js';
+import type { ProjectRate } from '../access/rate-limits.js';
 import type { GatewayServer } from '../shared/types.js';
 
 export interface PolicySource {
@@ -54,6 +55,11 @@ export class Policies {
   /** The caller's project (or `denied` when it is not configured). */
   project(ctx: CallerContext): GatewayProject {
     return lookupProject(this.projects, ctx.projectId);
+  }
+
+  /** A project's request limits, read on every HTTP request: a map lookup. */
+  projectRate(projectId: string): ProjectRate | undefined {
+    return this.projects.get(projectId)?.rate;
   }
 
   projectIds(): string[] {

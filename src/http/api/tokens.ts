@@ -32,6 +32,10 @@ const TokenSchema = z
     ratePerMinute: z.number().int().nullable().openapi({
       description: "Requests per minute it may make; null: its project's rate, or no limit",
     }),
+    effectiveRatePerMinute: z.number().int().nullable().openapi({
+      description:
+        "Requests per minute that apply to it under the running config: its own, else its project's rate or http.rate; null: no limit",
+    }),
   })
   .openapi('Token');
 
@@ -104,7 +108,7 @@ export function registerTokens(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void 
   const site = { store: deps.store, audit: deps.gateway.audit };
   app.openapi(list, async (c) => {
     const tokens = await listProjectTokens(deps.store, callerOf(c));
-    return c.json({ tokens: tokens.map(shown) }, 200);
+    return c.json({ tokens: tokens.map((t) => shown(t, deps)) }, 200);
   });
   app.openapi(create, async (c) => {
     const body = c.req.valid('json');
@@ -119,16 +123,16 @@ export function registerTokens(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void 
       },
       Date.now(),
     );
-    return c.json({ ...shown(made), token: made.token }, 201);
+    return c.json({ ...shown(made, deps), token: made.token }, 201);
   });
   app.openapi(revoke, async (c) => {
     const r = await revokeProjectTokenAudited(site, callerOf(c), c.req.valid('param').id, Date.now());
-    return c.json({ token: shown(r.token), revoked: r.revoked }, 200);
+    return c.json({ token: shown(r.token, deps), revoked: r.revoked }, 200);
   });
 }
 
-/** A token's times as ISO strings. */
-function shown(t: TokenInfo) {
+/** A token's times as ISO strings, and the rate that applies to it now. */
+function shown(t: TokenInfo, deps: HttpDeps) {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: t.id,
@@ -140,5 +144,6 @@ function shown(t: TokenInfo) {
     lastUsedAt: iso(t.lastUsedAt),
     revokedAt: iso(t.revokedAt),
     ratePerMinute: t.ratePerMinute,
+    effectiveRatePerMinute: t.ratePerMinute ?? deps.gateway.projectRate(t.project)?.perToken ?? null,
   };
 }

@@ -17,12 +17,30 @@ const HIT = {
                 (SELECT until FROM rate_blocks WHERE key = $3 AND until > $4) AS "blockedUntil"`,
 };
 
+/** HIT with a second key counted in the same statement (a project's total): one round trip still. */
+const HIT_ALSO = {
+  name: 'carte_rate_hit_also',
+  text: `WITH hit AS (
+           INSERT INTO rate_windows (key, window_start, hits) VALUES ($1, $2, 1), ($5, $2, 1)
+           ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_windows.hits + 1
+           RETURNING key, hits)
+         SELECT (SELECT hits FROM hit WHERE key = $1) AS hits,
+                (SELECT hits FROM hit WHERE key = $5) AS "alsoHits",
+                (SELECT until FROM rate_blocks WHERE key = $3 AND until > $4) AS "blockedUntil"`,
+};
+
 export class PgRatesRepo implements RatesContract {
   constructor(private readonly q: Queryable) {}
 
-  async hit(key: string, windowStart: number, q: { blockKey?: string; now: number }): Promise<RateHit> {
+  async hit(
+    key: string,
+    windowStart: number,
+    q: { blockKey?: string; also?: string; now: number },
+  ): Promise<RateHit> {
     const values = [key, windowStart, q.blockKey ?? null, q.now];
-    return (await row<RateHit>(this.q, HIT.text, values, HIT.name))!;
+    if (q.also === undefined) return (await row<RateHit>(this.q, HIT.text, values, HIT.name))!;
+    // Every request of a project locks its total's row in the same order (its own key first): no deadlock.
+    return (await row<RateHit>(this.q, HIT_ALSO.text, [...values, q.also], HIT_ALSO.name))!;
   }
 
   async block(key: string, until: number): Promise<void> {

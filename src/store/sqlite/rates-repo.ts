@@ -7,6 +7,8 @@
 /** What one hit answers: the window's hits so far (this one included), and a block still running on `blockKey`. */
 export interface RateHit {
   hits: number;
+  /** The hits of `q.also` in the same window (this one included), when it was given. */
+  alsoHits?: number;
   /** Epoch ms the block on `blockKey` ends, or null when there is none past `now`. */
   blockedUntil: number | null;
 }
@@ -18,13 +20,22 @@ export class RatesRepo {
 
   /**
    * Adds one hit to `key` in the window that starts at `windowStart` (a new window starts from
-   * zero) and reads the block on `q.blockKey` at `q.now`, in one step (one statement on PostgreSQL).
+   * zero), one to `q.also` too when given (a project's total), and reads the block on
+   * `q.blockKey` at `q.now`, in one step (one statement on PostgreSQL).
    */
-  hit(key: string, windowStart: number, q: { blockKey?: string; now: number }): RateHit {
+  hit(key: string, windowStart: number, q: { blockKey?: string; also?: string; now: number }): RateHit {
+    const hits = this.add(key, windowStart);
+    const blockedUntil = q.blockKey === undefined ? null : this.blockedUntil(q.blockKey, q.now);
+    return q.also === undefined
+      ? { hits, blockedUntil }
+      : { hits, alsoHits: this.add(q.also, windowStart), blockedUntil };
+  }
+
+  private add(key: string, windowStart: number): number {
     const w = this.windows.get(key);
     const hits = w !== undefined && w.start === windowStart ? ++w.hits : 1;
     if (hits === 1) this.windows.set(key, { start: windowStart, hits });
-    return { hits, blockedUntil: q.blockKey === undefined ? null : this.blockedUntil(q.blockKey, q.now) };
+    return hits;
   }
 
   /** Blocks `key` until `until` (epoch ms); a later block already there is kept. */

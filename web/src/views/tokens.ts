@@ -66,6 +66,15 @@ function createForm(status: HTMLElement, secret: HTMLElement): HTMLFormElement {
     days.max = admin ? '90' : '3650';
     days.required = admin;
   });
+  // Empty: the token gets its project's rate (or none) and follows it when the config changes.
+  const rate = h('input', {
+    name: 'rate',
+    type: 'number',
+    min: 1,
+    max: 999_999_999,
+    placeholder: "project's",
+    inputmode: 'numeric',
+  });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create');
   const field = (text: string, control: HTMLElement) => h('label', {}, h('span', {}, text), control);
   return h(
@@ -80,6 +89,7 @@ function createForm(status: HTMLElement, secret: HTMLElement): HTMLFormElement {
             scopes: [scope.value],
             ...(name.value.trim() ? { name: name.value.trim() } : {}),
             ...(days.value ? { expiresInDays: Number(days.value) } : {}),
+            ...(rate.value ? { ratePerMinute: Number(rate.value) } : {}),
           });
           showSecret(secret, made);
           const list = document.querySelector('ul.tokens');
@@ -90,6 +100,7 @@ function createForm(status: HTMLElement, secret: HTMLElement): HTMLFormElement {
               .querySelector('main p.muted:last-child')
               ?.replaceWith(h('ul', { class: 'tokens' }, item));
           name.value = '';
+          rate.value = '';
           return `Created token ${made.id}.`;
         });
       },
@@ -97,6 +108,7 @@ function createForm(status: HTMLElement, secret: HTMLElement): HTMLFormElement {
     field('Name', name),
     field('Scope', scope),
     field('Expires in days', days),
+    field('Requests per minute', rate),
     submit,
   );
 }
@@ -153,7 +165,13 @@ function tokenItem(t: TokenInfo, status: HTMLElement): HTMLElement {
     'li',
     { class: 'token', 'data-id': t.id },
     h('div', { class: 'server-head' }, h('strong', {}, t.name ?? t.id), state, t.revokedAt ? null : revoke),
-    h('p', { class: 'muted' }, h('code', {}, t.id), ` · ${t.project} · ${t.scopes.join(' ')}`),
+    h(
+      'p',
+      { class: 'muted' },
+      h('code', {}, t.id),
+      ` · ${t.project} · ${t.scopes.join(' ')} · `,
+      h('span', { class: 'rate' }, rateText(t)),
+    ),
     h(
       'p',
       { class: 'muted' },
@@ -165,4 +183,10 @@ function tokenItem(t: TokenInfo, status: HTMLElement): HTMLElement {
       t.expiresAt ? h('span', { title: t.expiresAt }, t.expiresAt.slice(0, 10)) : 'never',
     ),
   );
+}
+
+/** `600/m` (its own), `60/m (project)` (its project's or http.rate), or `no rate limit`. */
+function rateText(t: TokenInfo): string {
+  if (t.ratePerMinute !== null) return `${t.ratePerMinute}/m`;
+  return t.effectiveRatePerMinute === null ? 'no rate limit' : `${t.effectiveRatePerMinute}/m (project)`;
 }

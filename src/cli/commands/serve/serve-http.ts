@@ -2,7 +2,7 @@
 // message on stderr (the menu URL with a one-time login code, the /mcp URL, client snippets),
 // then serve until SIGINT/SIGTERM: close the server, then the gateway.
 import { CarteError } from '../../../errors.js';
-import { LOCAL_CALLER, listTokens, parseRate } from '../../../gateway/index.js';
+import { LOCAL_CALLER, listTokens } from '../../../gateway/index.js';
 import type { Duplex } from 'node:stream';
 import type { RelayedSessions } from '../../../http/index.js';
 import { daemonSocketPath, describeConfig, type App, type GlobalFlags } from '../../shared/app.js';
@@ -61,7 +61,6 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
       login,
       logger: app.logger,
       ...(app.config.auth.oidc === undefined ? {} : { oidc: app.config.auth.oidc }),
-      projectRates: projectRates(app.config.projects),
       trustProxy: http.trustProxy,
     },
   );
@@ -194,12 +193,4 @@ function printStart(
       '',
     ].join('\n'),
   );
-}
-
-/** Each project's `rate` as requests per minute (the schema checked its form). */
-function projectRates(projects: App['config']['projects']): Map<string, number> {
-  const rates = new Map<string, number>();
-  for (const [id, p] of Object.entries(projects ?? {}))
-    if (p.rate !== undefined) rates.set(id, parseRate(p.rate));
-  return rates;
 }
