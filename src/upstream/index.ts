@@ -16,7 +16,7 @@ export type {
 } from './types.js';
 export { probeSandbox } from './sandbox/probe.js';
 export type { SandboxSpec, SandboxSupport, LimitMechanism } from './sandbox/types.js';
-export type { OAuthRecord, OAuthSettings, OAuthVault, UpstreamOAuth } from './oauth/types.js';
+export type { OAuthEvent, OAuthRecord, OAuthSettings, OAuthVault, UpstreamOAuth } from './oauth/types.js';
 export { signIn, type SignedIn, type SignInOptions } from './oauth/sign-in.js';
 export { revokeTokens, type Revocation } from './oauth/sign-out.js';
 export { urlOpener } from './oauth/open-url.js';

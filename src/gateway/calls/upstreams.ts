@@ -85,7 +85,9 @@ export class Upstreams {
         logger: this.logger,
         known: await this.knownEra(server.id),
         maxMessageBytes: this.limits.maxResultBytes,
-        ...(server.target.kind === 'remote' ? { oauth: upstreamOAuth(this.store, server)! } : {}),
+        ...(server.target.kind === 'remote'
+          ? { oauth: upstreamOAuth(this.store, server, this.logger)! }
+          : {}),
         onToolsChanged: () => this.relist(server),
         onClose: (expected, limit) => this.onClosed(server, expected, limit),
         onNotification: (method, params) => {
@@ -153,6 +155,8 @@ export class Upstreams {
       const refused = e.details?.circuitOpen === true;
       if (e.code === 'upstream_unavailable' && life.failures > 0 && !refused)
         life.lastError = e.operatorMessage;
+      // A sign-in lost mid-connection (a refused refresh, a revoked token): listings say so.
+      if (e.code === 'needs_sign_in') await this.markNeedsSignIn(server.id, e.operatorMessage);
       throw err;
     } finally {
       untap?.();

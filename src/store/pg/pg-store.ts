@@ -60,7 +60,9 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
     counter,
     tokens: new TokenMemory(),
     origin: changes.origin,
-    box: secretBox(options.secretKey),
+    // Replicas share the database, so they must share the key: a key file of one replica's own
+    // would seal records the others cannot open. Only CARTE_SECRET_KEY seals on PostgreSQL.
+    box: secretBox(options.secretKey?.key ? { key: options.secretKey.key } : {}),
   };
   const locks = new AdvisoryLocks(connectionString);
   let outside: Repositories;
