@@ -93,7 +93,7 @@ export class Gateway {
   }
 
   private async start(): Promise<void> {
-    const at = { servers: this.servers, mirror: this.mirror };
+    const at = { servers: this.servers, mirror: this.mirror, upstreams: this.upstreams };
     this.unsubscribe = await startCatalog(this.options, at, () => this.catalogChanged());
   }
 

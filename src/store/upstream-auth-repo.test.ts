@@ -31,6 +31,19 @@ describe.each(testEngines(afterEach))('UpstreamAuthRepo on $name', (engine) => {
     expect(await store.upstreamAuth.get('notes')).toBeUndefined();
   });
 
+  it('moves its signature at every save and forget, from any store on the database', async () => {
+    const store = await engine.open({ secretKey: { key: KEY } });
+    const other = await engine.reopen(store, { secretKey: { key: KEY } });
+    const seen = [await store.upstreamAuth.signature()];
+    await other.upstreamAuth.put('notes', record, facts, 1000);
+    seen.push(await store.upstreamAuth.signature());
+    await other.upstreamAuth.put('notes', record, facts, 2000);
+    seen.push(await store.upstreamAuth.signature());
+    await other.upstreamAuth.remove('notes');
+    seen.push(await store.upstreamAuth.signature());
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).not.toBe(seen[i - 1]);
+  });
+
   it('refuses to open a record with another key, naming the fix', async () => {
     const store = await engine.open({ secretKey: { key: KEY } });
     await store.upstreamAuth.put('notes', record, facts);

@@ -112,6 +112,24 @@ export class Upstreams {
     }
   }
 
+  /**
+   * Every running remote connection reads its sign-in again: one made by `carte auth login` (or
+   * forgotten by `carte auth logout`) in another process or replica is used from the next request.
+   */
+  async reloadSignIns(): Promise<void> {
+    await Promise.all(
+      this.runningConnections()
+        .filter(({ server }) => server.target.kind === 'remote')
+        .map(({ server, conn }) =>
+          conn
+            .reloadSignIn()
+            .catch((err: Error) =>
+              this.logger.warn(`[${server.id}] cannot read its sign-in again: ${err.message}`),
+            ),
+        ),
+    );
+  }
+
   /** Sets who hears of upstream notifications and new connections (one watcher). */
   watch(watcher: UpstreamWatch): void {
     this.watcher = watcher;
@@ -258,8 +276,9 @@ export class Upstreams {
     if (!server.enabled || this.closed) return 'stopped';
     const life = this.life(server.id);
     if (life.starting) return 'starting';
-    if (this.isConnected(server.id)) return life.failures > 0 ? 'degraded' : 'ready';
+    // Before `ready`: a connection may stay open after its sign-in was refused or forgotten.
     if (row?.status === 'needs_sign_in') return 'needs_sign_in';
+    if (this.isConnected(server.id)) return life.failures > 0 ? 'degraded' : 'ready';
     if (life.circuitOpen() || (row?.status === 'failed' && life.failures === 0 && row.toolCount === 0))
       return 'failed';
     if (life.failures > 0) return 'degraded';

@@ -153,7 +153,7 @@ function repositories(
     tokens: away(announcing(new PgTokensRepo(q, shared.tokens), tell('tokens'), { revoke: () => true })),
     proposals: away(new PgProposalsRepo(q)),
     trust: away(new PgTrustRepo(q, catalog)),
-    upstreamAuth: away(new PgUpstreamAuthRepo(q, shared.box)),
+    upstreamAuth: away(new PgUpstreamAuthRepo(q, shared.box, tell('sign_ins'))),
     rates: away(new PgRatesRepo(q)),
   };
 }

@@ -75,6 +75,11 @@ export class CarteOAuthProvider implements OAuthClientProvider {
     return provider;
   }
 
+  /** Reads the vault again: a sign-in made or forgotten by another process is used from the next request. */
+  async reload(): Promise<void> {
+    this.record = (await this.oauth.vault.load()) ?? {};
+  }
+
   /** Client ID Metadata Documents: `auth()` uses it as the client_id where the server advertises them. */
   get clientMetadataUrl(): string | undefined {
     return this.oauth.settings.clientMetadataUrl;
