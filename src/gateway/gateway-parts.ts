@@ -81,7 +81,12 @@ export function gatewayParts(
   onDictionaryProblem((m) => logger.warn(m));
   const mirror = new CatalogMirror(store);
   const projects = options.projects ?? new Map([[DEFAULT_PROJECT, implicitDefault()]]);
-  const policies = new Policies({ mirror, servers, externalChange: changed }, options.rules, projects);
+  // Another process's change seen at a request (SQLite): the catalog, and any sign-in it made.
+  const externalChange = async () => {
+    await changed();
+    await upstreams.reloadSignIns();
+  };
+  const policies = new Policies({ mirror, servers, externalChange }, options.rules, projects);
   const audit = new AuditLog(store, logger, options.audit);
   const sessions = new SessionLedger(store, logger);
   const hotList = new HotList(store, { ...HOT_LIST_DEFAULTS, ...options.hotList }, (m) => logger.warn(m));
@@ -135,7 +140,7 @@ export function gatewayParts(
  */
 export async function startCatalog(
   options: GatewayOptions,
-  at: { servers: ReadonlyMap<string, GatewayServer>; mirror: CatalogMirror },
+  at: { servers: ReadonlyMap<string, GatewayServer>; mirror: CatalogMirror; upstreams: Upstreams },
   changed: () => Promise<void>,
 ): Promise<() => void> {
   const { store } = options;
@@ -155,6 +160,7 @@ export async function startCatalog(
   if (await backfillCategories(store, serverDescriptions(at.mirror, at.servers))) await at.mirror.load();
   // Another replica's sync, approval or quarantine (a shared store): read the catalog again.
   return store.subscribe((change) => {
+    if (change === 'sign_ins') return void at.upstreams.reloadSignIns();
     if (change !== 'catalog') return;
     changed().catch((err: Error) =>
       options.logger.warn(`cannot read the catalog another replica changed: ${err.message}`),

@@ -3,6 +3,7 @@ import type { ToolRow } from '../store/index.js';
 import { browse } from './menu/menu.js';
 import { fitMenu, fitPage } from './menu/menu-budget.js';
 import { HOT_LIST_DEFAULTS, type HotList } from './menu/hot-list.js';
+import type { CallbackDesk } from '../upstream/index.js';
 import type { AuditLog, AuditObservation } from './trust/audit.js';
 import { audited } from './trust/audited.js';
 import { runToolCall } from './calls/call-pipeline.js';
@@ -73,6 +74,8 @@ export class Gateway {
   readonly passthrough: UpstreamPassthrough;
   private readonly hotList: HotList;
   readonly audit: AuditLog;
+  /** Where sign-ins asked of an agent's client come back (the HTTP face's /oauth/callback); else loopback. */
+  callbackDesk: CallbackDesk | undefined;
   private readonly search: GatewaySearch;
   private readonly digests = new WeakMap<VisibilityPolicy, CatalogDigest>();
   private readonly mirror: CatalogMirror;
@@ -95,7 +98,7 @@ export class Gateway {
   }
 
   private async start(): Promise<void> {
-    const at = { servers: this.servers, mirror: this.mirror };
+    const at = { servers: this.servers, mirror: this.mirror, upstreams: this.upstreams };
     this.unsubscribe = await startCatalog(this.options, at, () => this.catalogChanged());
   }
 
@@ -123,6 +126,11 @@ export class Gateway {
   onCatalogChanged(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** What signing in to an upstream reaches from a face that holds only the gateway (elicited-sign-in.ts). */
+  get signInSite(): { gateway: Gateway; store: GatewayOptions['store'] } {
+    return { gateway: this, store: this.options.store };
   }
 
   /** Each audited search, browse, describe and call as it ends, without arguments (the HTTP face's metrics). */

@@ -185,4 +185,6 @@ export {
   type SignInSite,
   type UpstreamAuthStatus,
 } from './upstream-sign-in.js';
+export { signInThroughClient, type UrlAsker } from './elicited-sign-in.js';
+export { CallbackDesk } from '../upstream/index.js';
 export { urlOpener, loginCommand, type Revocation, type SignedIn } from '../upstream/index.js';

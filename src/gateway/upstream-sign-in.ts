@@ -1,7 +1,7 @@
 // Signing in to remote upstreams (issue 41) as the faces do it: `carte auth login|status|logout`.
 // The flow itself is upstream/oauth's; this file finds the server, keeps its record in the store
 // and makes the running gateway use the new sign-in at once (a fresh connection, a sync).
-import { CarteError } from '../errors.js';
+import { CarteError, toCarteError } from '../errors.js';
 import type { Store } from '../store/index.js';
 import {
   revokeTokens,
@@ -10,7 +10,8 @@ import {
   type SignedIn,
   type SignInOptions,
 } from '../upstream/index.js';
-import { LOCAL_CALLER } from './access/context.js';
+import { LOCAL_CALLER, type CallerContext } from './access/context.js';
+import type { AuditEvent } from './trust/audit.js';
 import { upstreamOAuth } from './calls/oauth-vault.js';
 import type { Gateway } from './gateway.js';
 import type { SyncReport } from '../catalog/index.js';
@@ -34,14 +35,30 @@ export interface UpstreamAuthStatus {
   refreshable: boolean;
 }
 
-/** Signs in to server `id`, then syncs it with the new sign-in. */
+/** Signs in to server `id`, then syncs it with the new sign-in; the audit log gets an `auth` row. */
 export async function signInToServer(
   site: SignInSite,
   id: string,
   options: SignInOptions,
+  caller: CallerContext = LOCAL_CALLER,
 ): Promise<{ signedIn: SignedIn; sync: SyncReport | undefined }> {
   const server = remoteServer(site.gateway, id);
-  const signedIn = await signIn(id, server.target.url, upstreamOAuth(site.store, server)!, options);
+  const start = performance.now();
+  let signedIn: SignedIn;
+  try {
+    signedIn = await signIn(id, server.target.url, upstreamOAuth(site.store, server)!, options);
+  } catch (err) {
+    auditAuth(site, caller, id, 'upstream sign-in', toCarteError(err).code, start);
+    throw err;
+  }
+  auditAuth(
+    site,
+    caller,
+    id,
+    `upstream sign-in${signedIn.scope ? ` (scope ${signedIn.scope})` : ''}`,
+    'ok',
+    start,
+  );
   await site.gateway.upstreams.close(id); // a connection opened before the sign-in has no token
   const [sync] = await site.gateway.sync(LOCAL_CALLER, { server: id });
   return { signedIn, sync };
@@ -51,8 +68,10 @@ export async function signInToServer(
 export async function signOutOfServer(
   site: SignInSite,
   id: string,
+  caller: CallerContext = LOCAL_CALLER,
 ): Promise<{ forgotten: boolean; revocation: Revocation }> {
   const server = remoteServer(site.gateway, id);
+  const start = performance.now();
   const stored = await site.store.upstreamAuth.get(id).catch(() => undefined);
   const settings = upstreamOAuth(site.store, server)!.settings;
   const revocation = stored
@@ -60,7 +79,27 @@ export async function signOutOfServer(
     : 'not_offered';
   const forgotten = await site.store.upstreamAuth.remove(id);
   await site.gateway.upstreams.close(id);
+  const revoked = typeof revocation === 'string' ? revocation : `revocation failed: ${revocation.failed}`;
+  if (forgotten) auditAuth(site, caller, id, `upstream sign-out (${revoked})`, 'ok', start);
   return { forgotten, revocation };
+}
+
+/** An `auth` row for a sign-in or a sign-out: who, which server, how it ended; never a token. */
+function auditAuth(
+  site: SignInSite,
+  caller: CallerContext,
+  server: string,
+  detail: string,
+  outcome: AuditEvent['outcome'],
+  start: number,
+): void {
+  site.gateway.audit.event(caller, {
+    kind: 'auth',
+    server,
+    detail,
+    outcome,
+    durationMs: performance.now() - start,
+  });
 }
 
 /** Each remote server's sign-in state (`ids` to narrow), from the clear columns only. */

@@ -129,6 +129,13 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
   // The metrics cover every project's servers: the route asks for the admin scope.
   app.use('/metrics', auth);
   app.route('/', metricsRoutes(deps, limiter));
+  // A sign-in asked of an agent's client comes back here (no bearer: the state binds the answer).
+  app.get('/oauth/callback', (c) => {
+    const delivered = deps.gateway.callbackDesk?.deliver(new URL(c.req.url).searchParams) ?? false;
+    return delivered
+      ? c.text('Signed in. You can close this tab and go back to your agent.\n')
+      : c.text('No sign-in is waiting for this answer (it expired, or was already used).\n', 400);
+  });
   app.route('/', webRoutes(deps));
 
   app.notFound((c) =>

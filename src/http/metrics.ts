@@ -166,6 +166,7 @@ export class CarteMetrics {
 
   /** Counts one audited event (the gateway calls this as each ends). */
   observe(e: AuditObservation): void {
+    if (e.kind === 'auth') return; // an upstream sign-in or sign-out is not a request
     const tool = META_TOOL[e.kind];
     const seconds = e.durationMs / 1000;
     this.requests.inc({ meta_tool: tool, outcome: e.outcome });

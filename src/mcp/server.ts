@@ -3,7 +3,9 @@ import { CarteError, toCarteError } from '../errors.js';
 import {
   LOCAL_CALLER,
   requestServer,
+  signInThroughClient,
   type ApprovalSite,
+  type UrlAsker,
   type CallerContext,
   type Gateway,
 } from '../gateway/index.js';
@@ -22,10 +24,11 @@ type Ctx = {
     _meta?: Record<string, unknown>;
     envelope?: Record<string, unknown>;
     signal: AbortSignal;
-    elicitInput: (params: {
-      message: string;
-      requestedSchema: { type: 'object'; properties: Record<string, never> };
-    }) => Promise<{ action: string }>;
+    elicitInput: (
+      params:
+        | { message: string; requestedSchema: { type: 'object'; properties: Record<string, never> } }
+        | { mode: 'url'; url: string; elicitationId: string; message: string },
+    ) => Promise<{ action: string }>;
     notify: (n: {
       method: 'notifications/progress' | 'notifications/message';
       params: Record<string, unknown>;
@@ -123,7 +126,7 @@ export function createMcpServer(
   server.setRequestHandler('tools/call', { params: CALL_PARAMS }, async (params, ctx) => {
     const { name, arguments: raw } = params as { name: string; arguments?: Record<string, unknown> };
     const args = new Args(name, raw ?? {});
-    try {
+    const run = async (): Promise<Result> => {
       // A project may require a person to confirm some calls: ask through the client when it can.
       const elicit = ctx.mcpReq.elicitInput;
       const ask: Ask | undefined =
@@ -151,11 +154,36 @@ export function createMcpServer(
         (await dispatch(gateway, caller, name, args, ctx, direct, listChanged, ask, sampler));
       if (name !== 'call_tool') meter.sent(textOf(result));
       return result;
+    };
+    try {
+      return await run();
     } catch (err) {
-      return errorResult(toCarteError(err));
+      // A server that needs a sign-in: a client that opens URLs (SEP-1036) signs in, then the call runs again.
+      const asker = urlAsker(server, ctx);
+      const e = toCarteError(err);
+      const id = e.code === 'needs_sign_in' ? e.details?.server : undefined;
+      if (!asker || typeof id !== 'string') return errorResult(e);
+      try {
+        const scope = typeof e.details?.scope === 'string' ? { scope: e.details.scope } : {};
+        await signInThroughClient(gateway.signInSite, caller, id, asker, scope);
+        return await run();
+      } catch (again) {
+        return errorResult(toCarteError(again));
+      }
     }
   });
   return server;
+}
+
+/** The client as an elicited sign-in asks it to open a page, when it declared `elicitation.url`. */
+function urlAsker(server: Server, ctx: Ctx): UrlAsker | undefined {
+  const elicitation = server.getClientCapabilities()?.elicitation as { url?: unknown } | undefined;
+  if (elicitation?.url === undefined) return undefined;
+  return {
+    ask: async ({ url, elicitationId, message }) =>
+      (await ctx.mcpReq.elicitInput({ mode: 'url', url, elicitationId, message })).action,
+    complete: (elicitationId) => server.createElicitationCompletionNotifier(elicitationId)(),
+  };
 }
 
 function textOf(result: Result): string {

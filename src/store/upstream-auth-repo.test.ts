@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from './index.js';
@@ -31,6 +31,19 @@ describe.each(testEngines(afterEach))('UpstreamAuthRepo on $name', (engine) => {
     expect(await store.upstreamAuth.get('notes')).toBeUndefined();
   });
 
+  it('moves its signature at every save and forget, from any store on the database', async () => {
+    const store = await engine.open({ secretKey: { key: KEY } });
+    const other = await engine.reopen(store, { secretKey: { key: KEY } });
+    const seen = [await store.upstreamAuth.signature()];
+    await other.upstreamAuth.put('notes', record, facts, 1000);
+    seen.push(await store.upstreamAuth.signature());
+    await other.upstreamAuth.put('notes', record, facts, 2000);
+    seen.push(await store.upstreamAuth.signature());
+    await other.upstreamAuth.remove('notes');
+    seen.push(await store.upstreamAuth.signature());
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).not.toBe(seen[i - 1]);
+  });
+
   it('refuses to open a record with another key, naming the fix', async () => {
     const store = await engine.open({ secretKey: { key: KEY } });
     await store.upstreamAuth.put('notes', record, facts);
@@ -47,6 +60,24 @@ describe.each(testEngines(afterEach))('UpstreamAuthRepo on $name', (engine) => {
     );
   });
 });
+
+describe.each(testEngines(afterEach).filter((e) => e.name === 'postgres'))(
+  'UpstreamAuthRepo on $name',
+  (engine) => {
+    it('seals with CARTE_SECRET_KEY only: a key file of one replica would seal what the others cannot open', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'carte-pgkey-'));
+      try {
+        const store = await engine.open({ secretKey: { file: join(dir, 'secret.key') } });
+        await expect(store.upstreamAuth.put('notes', record, facts)).rejects.toThrow(
+          'no secret key to seal upstream sign-ins with; set CARTE_SECRET_KEY (make one with "openssl rand -base64 32"), the same on every replica',
+        );
+        expect(existsSync(join(dir, 'secret.key'))).toBe(false);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);
 
 describe('the SQLite store file', () => {
   it('makes a 0600 key file on first use and never holds the token bytes', async () => {

@@ -43,6 +43,8 @@ export class UpstreamConnection {
   private plainHttp?: (client: Client, transport: Transport) => PlainHttpCalls | undefined;
   /** The upstream's log level and resource subscriptions (extras.ts). */
   readonly extras: UpstreamExtras;
+  /** Reads the server's sign-in again (one made or forgotten by another process); its next request uses it. */
+  reloadSignIn: () => Promise<void> = () => Promise.resolve();
 
   private constructor(
     readonly serverId: string,
@@ -124,6 +126,7 @@ export class UpstreamConnection {
       options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
     );
     conn.wire(client, options);
+    if (auth) conn.reloadSignIn = () => auth.reload();
     if (target.kind === 'stdio' && options.plainCalls !== false)
       conn.plain = attachPlainCalls(client, transport, stdioReadLimit(conn.maxMessageBytes));
     if (target.kind === 'remote' && target.transport !== 'sse' && options.plainCalls !== false) {

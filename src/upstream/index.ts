@@ -16,8 +16,9 @@ export type {
 } from './types.js';
 export { probeSandbox } from './sandbox/probe.js';
 export type { SandboxSpec, SandboxSupport, LimitMechanism } from './sandbox/types.js';
-export type { OAuthRecord, OAuthSettings, OAuthVault, UpstreamOAuth } from './oauth/types.js';
-export { signIn, type SignedIn, type SignInOptions } from './oauth/sign-in.js';
+export type { OAuthEvent, OAuthRecord, OAuthSettings, OAuthVault, UpstreamOAuth } from './oauth/types.js';
+export { signIn, type SignedIn, type SignInCallback, type SignInOptions } from './oauth/sign-in.js';
+export { CallbackDesk } from './oauth/callback-desk.js';
 export { revokeTokens, type Revocation } from './oauth/sign-out.js';
 export { urlOpener } from './oauth/open-url.js';
 export { loginCommand } from './oauth/sign-in-needed.js';

@@ -258,6 +258,20 @@ describe('carte add / remove and the catalog commands', () => {
     expect(r.stdout + r.stderr).not.toContain('hunter2');
   });
 
+  it('a gateway on PostgreSQL without CARTE_SECRET_KEY does not start, and says how to fix it', async () => {
+    const url = 'postgres://carte:hunter2@127.0.0.1:1/carte';
+    for (const args of [
+      ['serve', '--http', '--port', '0'],
+      ['serve', '--standalone'],
+    ]) {
+      const r = await carte([...args, '--config', config], { CARTE_DATABASE_URL: url, CARTE_SECRET_KEY: '' });
+      expect(r.code).toBe(78);
+      expect(r.stderr.trim()).toBe(
+        'carte: a gateway on the PostgreSQL store "postgres://carte@127.0.0.1:1/carte" needs CARTE_SECRET_KEY, the key every replica shares to seal upstream sign-ins; set it to the same value on every replica (make one with "openssl rand -base64 32")',
+      );
+    }
+  });
+
   it('removes a server and its cached tools', async () => {
     const r = await carte(['remove', 'dies', '--config', config]);
     expect(r.code).toBe(0);

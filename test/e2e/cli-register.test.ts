@@ -8,7 +8,8 @@ import { ROOT, FIXTURES, referenceEntry, tempDir } from './helpers.js';
 const BIN = join(ROOT, 'bin', 'carte.js');
 const tmp = tempDir('carte-register-');
 // Registered servers run sandboxed (docs/sandbox.md): their private /tmp hides the test's temp
-// dir, so the script they run lives under /var/tmp, and they write only to their state dirs.
+// dir, so the script they run lives under /var/tmp (the fixture it imports is an argument, which
+// the sandbox binds back when it lies under /tmp), and they write only to their state dirs.
 const scripts = mkdtempSync('/var/tmp/carte-register-');
 afterAll(() => {
   tmp.cleanup();
@@ -43,7 +44,7 @@ writeFileSync(
 const starter = join(scripts, 'marker-server.mjs');
 writeFileSync(
   starter,
-  `import { writeFileSync } from 'node:fs';\nwriteFileSync(process.env.MARKER, 'started');\nawait import(${JSON.stringify(join(FIXTURES, 'paginated.mjs'))});\n`,
+  `import { writeFileSync } from 'node:fs';\nimport { pathToFileURL } from 'node:url';\nwriteFileSync(process.env.MARKER, 'started');\nawait import(pathToFileURL(process.argv[2]).href);\n`,
 );
 const marker = join(tmp.dir, 'data', 'servers', 'marker', 'started');
 const doomedMarker = join(tmp.dir, 'data', 'servers', 'doomed', 'started');
@@ -58,11 +59,11 @@ writeFileSync(
     `    args: [${JSON.stringify(referenceEntry('server-everything'))}, stdio]`,
     '  marker:',
     '    command: node',
-    `    args: [${JSON.stringify(starter)}]`,
+    `    args: [${JSON.stringify(starter)}, ${JSON.stringify(join(FIXTURES, 'paginated.mjs'))}]`,
     `    env: { MARKER: ${JSON.stringify(marker)} }`,
     '  doomed:',
     '    command: node',
-    `    args: [${JSON.stringify(starter)}]`,
+    `    args: [${JSON.stringify(starter)}, ${JSON.stringify(join(FIXTURES, 'paginated.mjs'))}]`,
     `    env: { MARKER: ${JSON.stringify(doomedMarker)} }`,
     '',
   ].join('\n'),

@@ -121,4 +121,20 @@ describe('carte auth with the SDK example OAuth server', () => {
     const r = await carte('sync');
     expect(r.code).toBe(77);
   });
+
+  it('the audit log has a row for the sign-in and one for the sign-out, with no token', async () => {
+    const audit = await carte('audit', '--json');
+    const rows = (
+      JSON.parse(audit.stdout) as { kind: string; server?: string; outcome: string; detail?: string }[]
+    )
+      .filter((r) => r.kind === 'auth')
+      .map(({ server, outcome, detail }) => ({ server, outcome, detail }));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { server: 'notes', outcome: 'ok', detail: 'upstream sign-in (scope mcp:tools)' },
+        { server: 'notes', outcome: 'ok', detail: 'upstream sign-out (not_offered)' },
+      ]),
+    );
+    expect(audit.stdout).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+  });
 });

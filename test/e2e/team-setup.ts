@@ -91,6 +91,9 @@ export interface Replica {
   alive(): boolean;
 }
 
+/** The CARTE_SECRET_KEY the test replicas share (32 bytes in base64; no secret: a test's). */
+export const TEAM_SECRET_KEY = Buffer.alloc(32, 41).toString('base64');
+
 /** Starts `carte serve --http --port 0` in a process group of its own; resolves once it serves. */
 export async function startReplica(
   name: string,
@@ -102,6 +105,8 @@ export async function startReplica(
       CARTE_CONFIG: o.config,
       CARTE_DATA_DIR: o.dataDir,
       CARTE_DATABASE_URL: o.databaseUrl,
+      // Every replica shares the key that seals upstream sign-ins (a gateway on PostgreSQL needs it).
+      CARTE_SECRET_KEY: TEAM_SECRET_KEY,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true, // its upstreams join its group, so killAll finds them

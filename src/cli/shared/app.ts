@@ -16,6 +16,7 @@ import { CarteError, quote } from '../../errors.js';
 import {
   compileRules,
   Gateway,
+  isDatabaseUrl,
   projectsFromConfig,
   openStore,
   searchOptionsFromConfig,
@@ -132,12 +133,13 @@ export interface App extends LoadedConfig {
 export async function openApp(
   flags: GlobalFlags,
   defaultLevel: LogLevel = 'warn',
-  serving: { analyseApart?: boolean } = {},
+  serving: { analyseApart?: boolean; gateway?: boolean } = {},
 ): Promise<App> {
   const logger = createLogger(logLevel(flags.logLevel ?? process.env.CARTE_LOG_LEVEL, defaultLevel));
   const loaded = loadConfig(flags);
   for (const w of loaded.warnings) logger.warn(`${loaded.path}: ${formatProblem(w)}`);
   const location = storeLocation(loaded);
+  if (serving.gateway) requireSharedKey(location);
   if (location === join(loaded.dataDir, 'carte.db')) makeDataDir(loaded.dataDir);
   const store = await openStore(location, {
     activity: { retentionDays: loaded.config.audit.retentionDays },
@@ -175,6 +177,18 @@ export async function openApp(
       await store.close();
     },
   };
+}
+
+/**
+ * A gateway on PostgreSQL seals upstream sign-ins under CARTE_SECRET_KEY, which every replica
+ * shares: without it, it does not start (a key file of its own would seal what the others cannot open).
+ */
+function requireSharedKey(location: string): void {
+  if (!isDatabaseUrl(location) || process.env.CARTE_SECRET_KEY) return;
+  throw new CarteError(
+    'bad_config',
+    `a gateway on the PostgreSQL store ${quote(withoutUrlPassword(location))} needs CARTE_SECRET_KEY, the key every replica shares to seal upstream sign-ins; set it to the same value on every replica (make one with "openssl rand -base64 32")`,
+  );
 }
 
 /**

@@ -85,7 +85,9 @@ export class Upstreams {
         logger: this.logger,
         known: await this.knownEra(server.id),
         maxMessageBytes: this.limits.maxResultBytes,
-        ...(server.target.kind === 'remote' ? { oauth: upstreamOAuth(this.store, server)! } : {}),
+        ...(server.target.kind === 'remote'
+          ? { oauth: upstreamOAuth(this.store, server, this.logger)! }
+          : {}),
         onToolsChanged: () => this.relist(server),
         onClose: (expected, limit) => this.onClosed(server, expected, limit),
         onNotification: (method, params) => {
@@ -108,6 +110,24 @@ export class Upstreams {
     } finally {
       life.starting = false;
     }
+  }
+
+  /**
+   * Every running remote connection reads its sign-in again: one made by `carte auth login` (or
+   * forgotten by `carte auth logout`) in another process or replica is used from the next request.
+   */
+  async reloadSignIns(): Promise<void> {
+    await Promise.all(
+      this.runningConnections()
+        .filter(({ server }) => server.target.kind === 'remote')
+        .map(({ server, conn }) =>
+          conn
+            .reloadSignIn()
+            .catch((err: Error) =>
+              this.logger.warn(`[${server.id}] cannot read its sign-in again: ${err.message}`),
+            ),
+        ),
+    );
   }
 
   /** Sets who hears of upstream notifications and new connections (one watcher). */
@@ -153,6 +173,8 @@ export class Upstreams {
       const refused = e.details?.circuitOpen === true;
       if (e.code === 'upstream_unavailable' && life.failures > 0 && !refused)
         life.lastError = e.operatorMessage;
+      // A sign-in lost mid-connection (a refused refresh, a revoked token): listings say so.
+      if (e.code === 'needs_sign_in') await this.markNeedsSignIn(server.id, e.operatorMessage);
       throw err;
     } finally {
       untap?.();
@@ -254,8 +276,9 @@ export class Upstreams {
     if (!server.enabled || this.closed) return 'stopped';
     const life = this.life(server.id);
     if (life.starting) return 'starting';
-    if (this.isConnected(server.id)) return life.failures > 0 ? 'degraded' : 'ready';
+    // Before `ready`: a connection may stay open after its sign-in was refused or forgotten.
     if (row?.status === 'needs_sign_in') return 'needs_sign_in';
+    if (this.isConnected(server.id)) return life.failures > 0 ? 'degraded' : 'ready';
     if (life.circuitOpen() || (row?.status === 'failed' && life.failures === 0 && row.toolCount === 0))
       return 'failed';
     if (life.failures > 0) return 'degraded';

@@ -47,12 +47,17 @@ export class CatalogMirror {
   }
 
   /**
-   * True when the quarantine changed in the store behind this gateway (another process or replica
-   * approved or held a tool) since it was read; reads the signature only.
+   * True when the quarantine or an upstream sign-in changed in the store behind this gateway
+   * (another process approved or held a tool, or signed in or out) since it was read; reads the
+   * signatures only.
    */
   async trustMoved(): Promise<boolean> {
-    const now = await this.store.trust.signature();
+    const now = await this.signature();
     return this.trustSignature !== undefined && now !== this.trustSignature;
+  }
+
+  private async signature(): Promise<string> {
+    return `${await this.store.trust.signature()}|${await this.store.upstreamAuth.signature()}`;
   }
 
   /** The servers' rows only (a status change without a catalog change: discovery started or failed). */
@@ -85,7 +90,7 @@ export class CatalogMirror {
   }
 
   private async readAll(): Promise<void> {
-    const signature = await this.store.trust.signature();
+    const signature = await this.signature();
     const [servers, tools, categories, quarantined] = await Promise.all([
       this.store.servers.list(),
       this.store.tools.listForSearch(),

@@ -36,9 +36,12 @@ const unavailable = (err: unknown) => err instanceof CarteError && err.code === 
 const MAX_DIGEST_DEPTH = 200;
 const TOO_DEEP = 'too-deep';
 
-/** A non-call event. For `search`, `detail` is the query: stored as its digest, or redacted under `arguments: redacted`. */
+/**
+ * A non-call event. For `search`, `detail` is the query: stored as its digest, or redacted under
+ * `arguments: redacted`. `auth` here is an upstream sign-in or sign-out (upstream-sign-in.ts).
+ */
 export interface AuditEvent {
-  kind: 'search' | 'browse' | 'describe' | 'admin';
+  kind: 'search' | 'browse' | 'describe' | 'admin' | 'auth';
   key?: string;
   server?: string;
   detail?: string;

@@ -1,5 +1,5 @@
-// How replicas learn of each other's changes: a write that changes the catalog, the quarantine or
-// the tokens sends `NOTIFY carte_changes` (delivered at commit, so only what landed), and every
+// How replicas learn of each other's changes: a write that changes the catalog, the quarantine,
+// the tokens or an upstream sign-in sends `NOTIFY carte_changes` (delivered at commit, so only what landed), and every
 // store LISTENs on one connection of its own. A listener that loses its connection reconnects
 // and reports a change of every kind, since notifications sent meanwhile are lost.
 import { randomUUID } from 'node:crypto';
@@ -11,7 +11,7 @@ export const CHANGES_CHANNEL = 'carte_changes';
 /** First wait before reconnecting a lost listener; doubles up to RECONNECT_MAX_MS. */
 const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
-const ALL: readonly StoreChange[] = ['catalog', 'tokens'];
+const ALL: readonly StoreChange[] = ['catalog', 'tokens', 'sign_ins'];
 
 /** Tells the other replicas of a change (a repository's write calls it only when it changed something). */
 export type Announce = () => Promise<void>;

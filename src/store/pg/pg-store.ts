@@ -60,7 +60,9 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
     counter,
     tokens: new TokenMemory(),
     origin: changes.origin,
-    box: secretBox(options.secretKey),
+    // Replicas share the database, so they must share the key: a key file of one replica's own
+    // would seal records the others cannot open. Only CARTE_SECRET_KEY seals on PostgreSQL.
+    box: secretBox(options.secretKey?.key ? { key: options.secretKey.key } : {}),
   };
   const locks = new AdvisoryLocks(connectionString);
   let outside: Repositories;
@@ -151,7 +153,7 @@ function repositories(
     tokens: away(announcing(new PgTokensRepo(q, shared.tokens), tell('tokens'), { revoke: () => true })),
     proposals: away(new PgProposalsRepo(q)),
     trust: away(new PgTrustRepo(q, catalog)),
-    upstreamAuth: away(new PgUpstreamAuthRepo(q, shared.box)),
+    upstreamAuth: away(new PgUpstreamAuthRepo(q, shared.box, tell('sign_ins'))),
     rates: away(new PgRatesRepo(q)),
   };
 }

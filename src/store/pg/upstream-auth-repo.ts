@@ -6,6 +6,7 @@ import {
   type UpstreamAuthFacts,
   type UpstreamAuthMeta,
 } from '../sqlite/upstream-auth-repo.js';
+import type { Announce } from './changes.js';
 import type { UpstreamAuthContract } from './contracts.js';
 import { changes, row, rows, type Queryable } from './db.js';
 
@@ -14,6 +15,8 @@ export class PgUpstreamAuthRepo implements UpstreamAuthContract {
   constructor(
     private readonly q: Queryable,
     private readonly box: SecretBox,
+    /** Tells the other replicas a sign-in was saved or forgotten (they reload it: one sign-in everywhere). */
+    private readonly announce: Announce = () => Promise.resolve(),
   ) {}
 
   async get(serverId: string): Promise<{ meta: UpstreamAuthMeta; record: unknown } | undefined> {
@@ -39,10 +42,22 @@ export class PgUpstreamAuthRepo implements UpstreamAuthContract {
          scope = excluded.scope, refreshable = excluded.refreshable, updated_at = excluded.updated_at`,
       [serverId, sealed, facts.expiresAt, facts.scope, facts.refreshable ? 1 : 0, at],
     );
+    await this.announce();
   }
 
   async remove(serverId: string): Promise<boolean> {
-    return (await changes(this.q, 'DELETE FROM upstream_auth WHERE server_id = $1', [serverId])) > 0;
+    const removed = (await changes(this.q, 'DELETE FROM upstream_auth WHERE server_id = $1', [serverId])) > 0;
+    if (removed) await this.announce();
+    return removed;
+  }
+
+  async signature(): Promise<string> {
+    const r = await row<{ s: string }>(
+      this.q,
+      "SELECT count(*) || ':' || coalesce(max(updated_at), 0) || ':' || coalesce(sum(updated_at % 1000003), 0) AS s FROM upstream_auth",
+      [],
+    );
+    return r?.s ?? '0:0:0';
   }
 
   async list(): Promise<UpstreamAuthMeta[]> {

@@ -26,9 +26,9 @@ export type StoreEngine = 'sqlite' | 'postgres';
 
 /**
  * What another process changed in a shared store: the catalog (servers, tools, categories, the
- * quarantine) or the tokens.
+ * quarantine), the tokens, or an upstream sign-in (saved, refreshed or forgotten).
  */
-export type StoreChange = 'catalog' | 'tokens';
+export type StoreChange = 'catalog' | 'tokens' | 'sign_ins';
 
 /** The repositories of one store; a transaction hands its body the same set, bound to it. */
 export interface Repositories {

@@ -21,6 +21,8 @@ export interface SecretBox {
 }
 
 const VERSION = 'v1';
+/** How the messages say to make a key. */
+export const MAKE_KEY = 'make one with "openssl rand -base64 32"';
 const KEY_BYTES = 32;
 
 /** A box over the key `source` names, read (or made) on first use only. */
@@ -63,7 +65,10 @@ export function secretBox(source: SecretKeySource = {}): SecretBox {
 function loadKey(source: SecretKeySource): Buffer {
   if (source.key !== undefined && source.key !== '') return decodeKey(source.key.trim(), 'CARTE_SECRET_KEY');
   if (!source.file)
-    throw new CarteError('store', 'no secret key to seal upstream sign-ins with; set CARTE_SECRET_KEY');
+    throw new CarteError(
+      'bad_config',
+      `no secret key to seal upstream sign-ins with; set CARTE_SECRET_KEY (${MAKE_KEY}), the same on every replica`,
+    );
   try {
     return decodeKey(readFileSync(source.file, 'utf8').trim(), `the key file "${source.file}"`);
   } catch (err) {
@@ -95,9 +100,6 @@ function asKeyError(err: unknown, file: string): CarteError {
 function decodeKey(text: string, where: string): Buffer {
   const bytes = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
   if (bytes.length !== KEY_BYTES)
-    throw new CarteError(
-      'bad_config',
-      `${where} is not a 32-byte key in base64 or hex; make one with "openssl rand -base64 32"`,
-    );
+    throw new CarteError('bad_config', `${where} is not a 32-byte key in base64 or hex; ${MAKE_KEY}`);
   return bytes;
 }

@@ -45,7 +45,6 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
     rates: new RatesRepo(),
   };
   const gate = new Gate();
-  const queue = new NamedQueue();
   const outside = repositories(sync, gate);
   const inside = repositories(sync, undefined);
   return {
@@ -70,7 +69,8 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
     // A closed or broken handle throws: a rejection.
     ping: () => new Promise<void>((resolve) => resolve(void db.prepare('SELECT 1').get())),
     subscribe: () => () => undefined,
-    exclusive: (name, fn) => queue.run(name, fn),
+    // Every store of this process on the same file takes turns (two gateways in one test, say).
+    exclusive: (name, fn) => EXCLUSIVE.run(`${path}\0${name}`, fn),
     checkpointInBackground: (onFailure) => {
       checkpoints = checkpointInBackground(path, db, checkpoints, onFailure);
     },
@@ -148,3 +148,6 @@ export class NamedQueue {
     return run;
   }
 }
+
+/** The `exclusive` queue of every SQLite store in this process, by file and name. */
+const EXCLUSIVE = new NamedQueue();

@@ -73,6 +73,21 @@ export class UpstreamAuthRepo {
     return prepared(this.db, 'DELETE FROM upstream_auth WHERE server_id = ?').run(serverId).changes > 0;
   }
 
+  /**
+   * Moves whenever a record is saved or forgotten (by any process): a gateway on SQLite reads it
+   * per request to notice a sign-in made by `carte auth login` (PostgreSQL announces it instead).
+   */
+  signature(): string {
+    return String(
+      prepared(
+        this.db,
+        "SELECT count(*) || ':' || coalesce(max(updated_at), 0) || ':' || coalesce(sum(updated_at % 1000003), 0) FROM upstream_auth",
+      )
+        .pluck()
+        .get(),
+    );
+  }
+
   /** Every server's clear facts, by id (nothing is opened). */
   list(): UpstreamAuthMeta[] {
     const rows = prepared(

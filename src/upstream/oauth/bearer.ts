@@ -18,8 +18,9 @@ export interface Bearer {
 
 /** The plain path's bearer over `provider`, for the server at `serverUrl`. */
 export function bearerOf(serverId: string, serverUrl: string, provider: CarteOAuthProvider): Bearer {
+  let sent: string | undefined;
   return {
-    token: async () => (await provider.tokens())?.access_token,
+    token: async () => (sent = (await provider.tokens())?.access_token),
     onInsufficientScope: async (wwwAuthenticate) => {
       provider.noteChallenge(wwwAuthenticate);
       const { resourceMetadataUrl, scope } = challengeOf(403, wwwAuthenticate);
@@ -37,13 +38,16 @@ export function bearerOf(serverId: string, serverUrl: string, provider: CarteOAu
     onUnauthorized: async (wwwAuthenticate) => {
       provider.noteChallenge(wwwAuthenticate);
       const { resourceMetadataUrl, scope } = challengeOf(401, wwwAuthenticate);
-      const result = await auth(provider, {
-        serverUrl,
-        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
-        ...(scope ? { scope } : {}),
+      // One refresh across replicas: skipped when another one replaced the refused token meanwhile.
+      await provider.afterRefusal(sent, async () => {
+        const result = await auth(provider, {
+          serverUrl,
+          ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+          ...(scope ? { scope } : {}),
+        });
+        if (result !== 'AUTHORIZED')
+          throw new SignInRequired(`server "${serverId}" needs a person to sign in again`);
       });
-      if (result !== 'AUTHORIZED')
-        throw new SignInRequired(`server "${serverId}" needs a person to sign in again`);
     },
   };
 }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import {
   createPrivateKeyJwtAuth,
+  OAuthError,
   refreshAuthorization,
   type AddClientAuthentication,
   type OAuthClientMetadata,
@@ -21,6 +22,8 @@ import type { OAuthRecord, UpstreamOAuth } from './types.js';
 
 /** A token this close to its expiry (ms) is refreshed before it is sent. */
 export const REFRESH_MARGIN_MS = 60_000;
+/** Token endpoint answers that mean the refresh token (or the client) is no good any more (RFC 6749, 5.2). */
+const DEAD_GRANT = new Set(['invalid_grant', 'invalid_client', 'unauthorized_client']);
 /** A redirect URI for a connection that never redirects (only its presence matters to `auth()`). */
 const NO_REDIRECT = 'http://127.0.0.1/callback';
 
@@ -70,6 +73,11 @@ export class CarteOAuthProvider implements OAuthClientProvider {
       });
     }
     return provider;
+  }
+
+  /** Reads the vault again: a sign-in made or forgotten by another process is used from the next request. */
+  async reload(): Promise<void> {
+    this.record = (await this.oauth.vault.load()) ?? {};
   }
 
   /** Client ID Metadata Documents: `auth()` uses it as the client_id where the server advertises them. */
@@ -253,14 +261,42 @@ export class CarteOAuthProvider implements OAuthClientProvider {
     return !!t?.refresh_token && t.expiresAt !== undefined && t.expiresAt - this.now() < REFRESH_MARGIN_MS;
   }
 
-  /** One refresh at a time; a failure leaves the old token, whose 401 then runs `auth()`. */
+  /**
+   * One refresh at a time in this process, and under the vault's lock across processes: the record
+   * is read again once the lock is held, and a token another replica refreshed meanwhile is used as
+   * it is. A refusal by the authorization server (a dead refresh token) forgets the tokens and
+   * throws SignInRequired; a failure to reach it leaves the old token, whose 401 then runs `auth()`.
+   */
   private async refreshOnce(): Promise<void> {
-    this.refreshing ??= this.refresh()
-      .catch(() => undefined)
+    this.refreshing ??= this.oauth.vault
+      .exclusive(async () => {
+        this.record = (await this.oauth.vault.load()) ?? this.record;
+        if (this.expiresSoon()) await this.refresh();
+      })
       .finally(() => {
         this.refreshing = undefined;
       });
     await this.refreshing;
+  }
+
+  /**
+   * Runs `fn` (an `auth()` after a 401) under the vault's lock unless another process replaced the
+   * refused token meanwhile (read again once the lock is held); its refresh is audited.
+   */
+  async afterRefusal(refused: string | undefined, fn: () => Promise<void>): Promise<void> {
+    await this.oauth.vault.exclusive(async () => {
+      this.record = (await this.oauth.vault.load()) ?? this.record;
+      const held = this.record.tokens?.access_token;
+      if (held !== undefined && held !== refused) return;
+      const refreshable = !!this.record.tokens?.refresh_token;
+      try {
+        await fn();
+        if (refreshable) this.oauth.vault.note({ act: 'refresh', outcome: 'ok' });
+      } catch (err) {
+        if (refreshable) this.oauth.vault.note({ act: 'refresh', outcome: 'failed', why: reasonOf(err) });
+        throw err;
+      }
+    });
   }
 
   private async refresh(): Promise<void> {
@@ -268,13 +304,25 @@ export class CarteOAuthProvider implements OAuthClientProvider {
     const client = await this.clientInformation();
     if (!discovery || !tokens?.refresh_token || !client) return;
     const resource = discovery.resourceMetadata?.resource;
-    const fresh = await refreshAuthorization(discovery.authorizationServerUrl, {
-      ...(discovery.authorizationServerMetadata ? { metadata: discovery.authorizationServerMetadata } : {}),
-      clientInformation: client,
-      refreshToken: tokens.refresh_token,
-      ...(resource ? { resource } : {}),
-    });
+    let fresh: StoredOAuthTokens;
+    try {
+      fresh = await refreshAuthorization(discovery.authorizationServerUrl, {
+        ...(discovery.authorizationServerMetadata ? { metadata: discovery.authorizationServerMetadata } : {}),
+        clientInformation: client,
+        refreshToken: tokens.refresh_token,
+        ...(resource ? { resource } : {}),
+      });
+    } catch (err) {
+      this.oauth.vault.note({ act: 'refresh', outcome: 'failed', why: reasonOf(err) });
+      // Unreachable, or a passing refusal: the old token is tried, and its 401 runs `auth()`.
+      if (!(err instanceof OAuthError) || !DEAD_GRANT.has(err.code)) return;
+      const { tokens: _dead, ...rest } = this.record;
+      this.record = rest;
+      await this.persist();
+      throw new SignInRequired(`the authorization server refused to refresh its sign-in: ${err.code}`);
+    }
     await this.saveTokens({ ...fresh, ...(tokens.issuer ? { issuer: tokens.issuer } : {}) });
+    this.oauth.vault.note({ act: 'refresh', outcome: 'ok' });
   }
 
   private async persist(): Promise<void> {
@@ -292,4 +340,11 @@ async function readPrivateKey(serverId: string, file: string): Promise<string> {
       `server "${serverId}"'s oauth.privateKeyFile ${JSON.stringify(file)} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); point it at a PKCS#8 PEM private key`,
     );
   }
+}
+
+/** Why a refresh failed, fit for an audit row: the OAuth error code, else the message's first line. */
+function reasonOf(err: unknown): string {
+  if (err instanceof OAuthError) return err.code;
+  if (err instanceof SignInRequired) return err.why;
+  return ((err as Error).message ?? String(err)).split('\n')[0]!.slice(0, 200);
 }

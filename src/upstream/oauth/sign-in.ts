@@ -22,6 +22,8 @@ export interface SignInOptions {
   timeoutMs: number;
   /** A step-up: the scope the server asked for beyond the sign-in's (403 insufficient_scope). */
   scope?: string;
+  /** Where the browser comes back (the HTTP face's /oauth/callback); else a loopback listener of its own. */
+  callback?: SignInCallback;
 }
 
 /** What a finished sign-in holds (never the token itself). */
@@ -42,7 +44,7 @@ export async function signIn(
   const challenge = withStored(await probe(serverId, url, options.scope !== undefined, stored), stored);
   const granted = stored?.tokens?.scope;
   const scope = options.scope ? computeScopeUnion(granted, challenge.scope, options.scope) : challenge.scope;
-  const callback = await listenForCallback();
+  const callback = options.callback ?? (await listenForCallback());
   try {
     const state = randomBytes(16).toString('base64url');
     const provider = await CarteOAuthProvider.open(serverId, oauth, {
@@ -124,14 +126,15 @@ async function protectedResource(url: string): Promise<boolean> {
   );
 }
 
-interface Callback {
+/** One sign-in's redirect: where it comes back, the answer carrying `state`, and the end of waiting. */
+export interface SignInCallback {
   redirectUrl: string;
   result(state: string, serverId: string, timeoutMs: number): Promise<{ code: string; iss?: string }>;
   close(): void;
 }
 
 /** A loopback server for the redirect, on a port the system picks (RFC 8252, section 7.3). */
-async function listenForCallback(): Promise<Callback> {
+async function listenForCallback(): Promise<SignInCallback> {
   let deliver: (query: URLSearchParams) => void = () => undefined;
   const arrived = new Promise<URLSearchParams>((resolve) => (deliver = resolve));
   const server: Server = createServer((req, res) => {
@@ -154,28 +157,36 @@ async function listenForCallback(): Promise<Callback> {
   return {
     redirectUrl: `http://127.0.0.1:${port}/callback`,
     close: () => server.close(),
-    result: async (state, serverId, timeoutMs) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () =>
-            reject(
-              new CarteError(
-                'timeout',
-                `no sign-in to server "${serverId}" came back within ${Math.round(timeoutMs / 1000)} s; run \`${loginCommand(serverId)}\` again (with --no-browser to open the URL yourself)`,
-              ),
-            ),
-          timeoutMs,
-        );
-      });
-      try {
-        const q = await Promise.race([arrived, timeout]);
-        return checkCallback(q, state, serverId);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    result: (state, serverId, timeoutMs) => awaitAnswer(arrived, state, serverId, timeoutMs),
   };
+}
+
+/** The answer once it arrives (checked against `state`), or the timeout's error naming the command. */
+export async function awaitAnswer(
+  arrived: Promise<URLSearchParams>,
+  state: string,
+  serverId: string,
+  timeoutMs: number,
+): Promise<{ code: string; iss?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new CarteError(
+            'timeout',
+            `no sign-in to server "${serverId}" came back within ${Math.round(timeoutMs / 1000)} s; run \`${loginCommand(serverId)}\` again (with --no-browser to open the URL yourself)`,
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  try {
+    const q = await Promise.race([arrived, timeout]);
+    return checkCallback(q, state, serverId);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function checkCallback(q: URLSearchParams, state: string, serverId: string): { code: string; iss?: string } {

@@ -27,6 +27,20 @@ export interface OAuthRecord {
 export interface OAuthVault {
   load(): Promise<OAuthRecord | undefined>;
   save(record: OAuthRecord): Promise<void>;
+  /**
+   * Runs `fn` while no other holder refreshes this record, in any process on the store (PostgreSQL:
+   * an advisory lock), so two replicas never spend one refresh token twice.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** Hears of each refresh and its outcome (the gateway writes an audit row); never a secret. */
+  note(event: OAuthEvent): void;
+}
+
+/** A refresh as the audit log records it: `failed` carries the reason, never a token. */
+export interface OAuthEvent {
+  act: 'refresh';
+  outcome: 'ok' | 'failed';
+  why?: string;
 }
 
 /** The `oauth` keys of a remote server's config (docs/config.md). */

@@ -2,7 +2,7 @@
 // message on stderr (the menu URL with a one-time login code, the /mcp URL, client snippets),
 // then serve until SIGINT/SIGTERM: close the server, then the gateway.
 import { CarteError } from '../../../errors.js';
-import { LOCAL_CALLER, listTokens } from '../../../gateway/index.js';
+import { CallbackDesk, LOCAL_CALLER, listTokens } from '../../../gateway/index.js';
 import type { Duplex } from 'node:stream';
 import type { RelayedSessions } from '../../../http/index.js';
 import { daemonSocketPath, describeConfig, type App, type GlobalFlags } from '../../shared/app.js';
@@ -65,6 +65,8 @@ export async function serveHttp(app: App, flags: ServeFlags, ctx: ServeContext):
     },
   );
   const server = await listenHttp(httpApp, { host, port });
+  // Sign-ins asked of an agent's client (URL elicitation) come back to this face.
+  app.gateway.callbackDesk = new CallbackDesk(`${server.url}/oauth/callback`);
   // Stdio sessions for this data dir relay to this process over a socket only this user can open.
   const relayed = relayedSessions(app);
   const local =

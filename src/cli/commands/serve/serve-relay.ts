@@ -55,7 +55,7 @@ async function startInProcess(
   project: string,
   streams: { stdin: Readable; stdout: Writable },
 ): Promise<{ close(): Promise<void> }> {
-  const app = await openApp(flags, 'info');
+  const app = await openApp(flags, 'info', { gateway: true });
   try {
     checkpointInBackground(app);
     checkProject(app, project);

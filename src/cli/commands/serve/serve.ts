@@ -47,7 +47,7 @@ export function registerServe(cli: CAC): void {
       // A Carte serving HTTP for this data dir takes the session: this process then stays a relay.
       if (!flags.http && !flags.standalone && (await serveRelayed(flags))) return;
       // A serving process analyses a catalog without a snapshot in a child: it stays small and answers meanwhile.
-      const app = await openApp(flags, 'info', { analyseApart: true });
+      const app = await openApp(flags, 'info', { analyseApart: true, gateway: true });
       checkpointInBackground(app);
       const project = checkProject(app, flags.project ?? DEFAULT_PROJECT);
       const caller = localCaller(project);

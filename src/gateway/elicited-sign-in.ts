@@ -1,0 +1,66 @@
+// Signing in from the middle of an agent's work (issue 41; MCP 2025-11-25 URL-mode elicitation,
+// SEP-1036): a call meets a server that needs a sign-in, and the agent's client, which declared
+// `elicitation.url`, is asked to open the authorization page. The browser comes back to the HTTP
+// face's /oauth/callback (or, on stdio, a loopback listener); the client then hears
+// `notifications/elicitation/complete` and the face retries the call.
+import { randomUUID } from 'node:crypto';
+import { CarteError } from '../errors.js';
+import { loginCommand } from '../upstream/index.js';
+import type { CallerContext } from './access/context.js';
+import { scopeAllows } from './access/scopes.js';
+import { signInToServer, type SignInSite } from './upstream-sign-in.js';
+
+/** How long a person has to finish a sign-in asked of their client. */
+export const ELICITED_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+
+/** The agent's client, as an elicited sign-in speaks to it (the MCP face implements it). */
+export interface UrlAsker {
+  /** Sends `elicitation/create` with `mode: "url"`; resolves to the client's action. */
+  ask(params: { url: string; elicitationId: string; message: string }): Promise<string>;
+  /** Sends `notifications/elicitation/complete` for the elicitation. */
+  complete(elicitationId: string): Promise<void>;
+}
+
+/**
+ * Signs in to server `id` through the caller's client: resolves once signed in (and synced), so
+ * the call can be made again; rejects when the client declines or no answer comes in time.
+ */
+export async function signInThroughClient(
+  site: SignInSite,
+  caller: CallerContext,
+  id: string,
+  asker: UrlAsker,
+  how: { scope?: string; timeoutMs?: number } = {},
+): Promise<void> {
+  // The shared identity is the deployment's: whoever signs in, every caller's calls use that
+  // account. Only an admin (or the local user) may make it (docs/upstream-auth.md, "Teams").
+  if (!scopeAllows(caller.scopes, 'admin'))
+    throw new CarteError(
+      'needs_sign_in',
+      `server "${id}" needs a sign-in, which only an admin may make for everyone; ask one to run \`${loginCommand(id)}\``,
+      { details: { server: id, signIn: loginCommand(id) } },
+    );
+  const elicitationId = randomUUID();
+  const desk = site.gateway.callbackDesk;
+  await signInToServer(
+    site,
+    id,
+    {
+      timeoutMs: how.timeoutMs ?? ELICITED_SIGN_IN_TIMEOUT_MS,
+      ...(how.scope ? { scope: how.scope } : {}),
+      ...(desk ? { callback: desk.callback() } : {}),
+      openUrl: async (url) => {
+        const message = `Server "${id}" needs you to sign in: open this page to let Carte use it for you.`;
+        const action = await asker.ask({ url, elicitationId, message });
+        if (action !== 'accept')
+          throw new CarteError(
+            'needs_sign_in',
+            `the sign-in to server "${id}" was declined in the client; run \`${loginCommand(id)}\` to sign in`,
+            { details: { server: id, signIn: loginCommand(id) } },
+          );
+      },
+    },
+    caller,
+  );
+  await asker.complete(elicitationId).catch(() => undefined); // the client may have gone
+}
