@@ -106,7 +106,7 @@ describe('carte register / approvals / approve / reject', () => {
       [markerId, 'marker'],
       [doomedId, 'doomed'],
     ]);
-    expect(body.proposals[0]!.target).toBe(`node ${starter}`);
+    expect(body.proposals[0]!.target).toBe(`node ${starter} ${join(FIXTURES, 'paginated.mjs')}`);
     const table = await carte(['approvals']);
     expect(table.stdout).toContain('proposed servers (carte approve ID [--grant HOST] | carte reject ID):');
     expect(table.stdout).toContain(markerId);
