@@ -206,7 +206,7 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
         .locator('.server', { has: page.locator('.server-name', { hasText: new RegExp(`^${id}$`) }) })
         .locator('.server-sandbox');
     await poll(() => sandboxOf('boxed').textContent()).toBe(
-      'Sandboxed · network: registry.npmjs.org, localhost:5173 · memory 256 MB, 32 processes',
+      'Sandboxed · network: registry.npmjs.org, localhost:5173 · memory 256 MiB, 32 processes',
     );
     // Approved through registration: sandboxed, no network granted.
     expect(await sandboxOf('memory').textContent()).toBe('Sandboxed · network: none · no limits');

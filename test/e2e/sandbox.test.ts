@@ -67,10 +67,12 @@ describe.runIf(hasBwrap)('sandbox: a hostile stdio server under sandbox: true', 
       'servers:',
       `  hostile: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: true}`,
       `  granted: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: {network: ["localhost:${webPort}"]}}`,
+      `  homewriter: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: {allowWrite: ["~/"]}}`,
       // The control: the same server unconfined, to show the escapes the others are denied.
       `  exposed: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: false}`,
       `  limited: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: {memoryMb: 256, maxProcesses: 32}}`,
     ].join('\n');
+    writeFileSync(join(root, 'carte.yaml'), text);
     const loaded = parseConfigText(text, { path: join(root, 'carte.yaml'), env: { HOME: home }, dataDir });
     expect(loaded.errors).toEqual([]);
     const servers = serversFromConfig(loaded.config!).filter((s) => canLimit || s.id !== 'limited');
@@ -94,6 +96,19 @@ describe.runIf(hasBwrap)('sandbox: a hostile stdio server under sandbox: true', 
     expect(readFileSync(join(home, '.ssh', 'id_ed25519'), 'utf8')).toBe('PLANTED-PRIVATE-KEY');
     expect(await call('read_file', { path: join(home, '.ssh', 'id_ed25519') })).toBe('blocked: ENOENT');
     expect(await call('read_file', { path: join(dataDir, 'carte.db') })).toBe('blocked: ENOENT');
+  });
+
+  it('allowWrite: [~/] writes the home but still cannot read ~/.ssh below it', async () => {
+    expect(await call('write_file', { path: join(home, 'notes') }, 'homewriter')).toBe('ok: wrote');
+    expect(await call('read_file', { path: join(home, '.ssh', 'id_ed25519') }, 'homewriter')).toBe(
+      'blocked: ENOENT',
+    );
+  });
+
+  it('cannot read its config file (outside ~/.config/carte)', async () => {
+    expect(await call('read_file', { path: join(root, 'carte.yaml') }, 'exposed')).toMatch(/^ok: servers:/);
+    // A hidden file is covered by /dev/null, bound without device access: opening it fails.
+    expect(await call('read_file', { path: join(root, 'carte.yaml') })).toBe('blocked: EACCES');
   });
 
   it('writes only to its state dir and its private /tmp', async () => {

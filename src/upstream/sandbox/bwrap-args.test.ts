@@ -26,4 +26,24 @@ describe('bwrapArgs', () => {
     expect(at('--ro-bind', '/tmp/ci', '/tmp/ci')).toBeGreaterThan(at('--tmpfs', '/tmp'));
     expect(at('--tmpfs', '/tmp/ci/data')).toBeGreaterThan(at('--ro-bind', '/tmp/ci', '/tmp/ci'));
   });
+
+  it('covers a denied path again after a writable bind above it, not one the bind sits inside', () => {
+    const spec: SandboxSpec = {
+      network: [],
+      allowWrite: ['/home/u'],
+      denyRead: ['/home/u/.ssh', '/data', '/srv/carte.yaml'],
+      stateDir: '/data/servers/x',
+    };
+    const kinds = { kindOf: (p: string) => (p.endsWith('.yaml') ? ('file' as const) : ('dir' as const)) };
+    const args = bwrapArgs(spec, kinds, {});
+    const all = (...seq: string[]) =>
+      args.flatMap((_, i) => (seq.every((s, j) => args[i + j] === s) ? [i] : []));
+    const [first, again] = all('--tmpfs', '/home/u/.ssh');
+    const bind = all('--bind', '/home/u', '/home/u')[0]!;
+    expect(first).toBeLessThan(bind);
+    expect(again).toBeGreaterThan(bind);
+    expect(all('--tmpfs', '/data')).toHaveLength(1);
+    expect(all('--ro-bind', '/dev/null', '/srv/carte.yaml')).toHaveLength(1);
+    expect(all('--bind', '/data/servers/x', '/data/servers/x')).toHaveLength(1);
+  });
 });

@@ -23,17 +23,29 @@ export function bwrapArgs(
   const args = ['--die-with-parent', '--new-session', '--unshare-all'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   for (const root of tmpRoots(opts.runFrom ?? [])) if (paths.kindOf(root)) args.push('--ro-bind', root, root);
-  for (const p of spec.denyRead) {
-    const kind = paths.kindOf(p);
-    if (kind === 'dir') args.push('--tmpfs', p);
-    else if (kind === 'file') args.push('--ro-bind', '/dev/null', p);
-  }
+  hide(spec.denyRead, paths, args);
   const writable = [...(spec.stateDir ? [spec.stateDir] : []), ...spec.allowWrite];
   for (const p of writable) if (paths.kindOf(p)) args.push('--bind', p, p);
+  // A writable bind uncovers what was hidden below it (allowWrite: [~] would show ~/.ssh again):
+  // those denied paths are covered once more, on top.
+  hide(
+    spec.denyRead.filter((p) => writable.some((w) => p.startsWith(`${w}/`))),
+    paths,
+    args,
+  );
   if (opts.bridgeSocket) args.push('--bind', opts.bridgeSocket, BRIDGE_SOCKET);
   args.push('--setenv', 'TMPDIR', '/tmp');
   if (opts.cwd) args.push('--chdir', opts.cwd);
   return args;
+}
+
+/** Covers each path: a directory by an empty tmpfs, a file by /dev/null; a missing one needs nothing. */
+function hide(denied: readonly string[], paths: PathKinds, args: string[]): void {
+  for (const p of denied) {
+    const kind = paths.kindOf(p);
+    if (kind === 'dir') args.push('--tmpfs', p);
+    else if (kind === 'file') args.push('--ro-bind', '/dev/null', p);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // Limits through cgroup v1 (memory and pids controllers), when Carte may create groups there.
 import { accessSync, constants, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const ROOT = '/sys/fs/cgroup';
 
@@ -58,10 +58,16 @@ export class CgroupV1 {
     return null;
   }
 
-  /** Removes the groups once their processes are gone (retries a few times while they exit). */
+  /**
+   * Removes the groups once their processes are gone (retries a few times while they exit), and
+   * the shared `carte/` parent once the last server's group has gone (it fails, harmlessly, while
+   * another Carte's groups remain in it; a later start in Node's recursive mkdir makes it again).
+   */
   remove(attempt = 0): void {
-    const left = this.dirs.filter((d) => !tryRmdir(d));
+    const gone = this.dirs.filter((d) => tryRmdir(d));
+    const left = this.dirs.filter((d) => !gone.includes(d));
     this.dirs.splice(0, this.dirs.length, ...left);
+    for (const d of gone) tryRmdir(dirname(d));
     if (left.length > 0 && attempt < 20) setTimeout(() => this.remove(attempt + 1), 100).unref();
   }
 }

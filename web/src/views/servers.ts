@@ -71,7 +71,7 @@ function sandboxLine(s: ServerInfo): HTMLElement | null {
     return h('p', { class: 'server-sandbox warn' }, 'Not sandboxed: runs with your full rights');
   const { network, memoryMb, maxProcesses } = s.sandbox;
   const limits = [
-    memoryMb === undefined ? null : `memory ${memoryMb} MB`,
+    memoryMb === undefined ? null : `memory ${memoryMb} MiB`,
     maxProcesses === undefined ? null : `${maxProcesses} processes`,
   ].filter((x) => x !== null);
   return h(
