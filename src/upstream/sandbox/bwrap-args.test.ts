@@ -13,12 +13,28 @@ describe('tmpRoots', () => {
       ['/tmp/a/x', '/tmp/b', '/tmp/../etc/passwd', '/tmpfoo/x'],
       ['/tmp/a', '/tmp/b'],
     ],
+    [
+      ['/run/current-system/sw/bin/node', '/run/user/1000/x.mjs', '/run/app/x', '/runner/x'],
+      ['/run/current-system', '/run/app'],
+    ],
   ])('%j -> %j', (paths, roots) => {
     expect(tmpRoots(paths)).toEqual(roots);
   });
 });
 
 describe('bwrapArgs', () => {
+  it('empties /run (unix sockets cross network namespaces) and keeps only NixOS programs from it', () => {
+    const present = new Set(['/run', '/run/current-system']);
+    const args = bwrapArgs(SPEC, { kindOf: (p) => (present.has(p) ? 'dir' : null) }, {});
+    const at = (...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
+    expect(at('--tmpfs', '/run')).toBeGreaterThan(at('--ro-bind', '/', '/'));
+    expect(at('--ro-bind', '/run/current-system', '/run/current-system')).toBeGreaterThan(
+      at('--tmpfs', '/run'),
+    );
+    expect(args).not.toContain('/run/wrappers');
+    expect(bwrapArgs(SPEC, { kindOf: () => null }, {})).not.toContain('/run');
+  });
+
   it('binds a /tmp directory the server runs from back read-only, before the denied paths are covered', () => {
     const args = bwrapArgs(SPEC, ALL, { runFrom: ['/tmp/ci/node', '/tmp/ci/fixture.mjs'] });
     const at = (...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
