@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cgroupV1Writable, CgroupV1 } from './cgroup-v1.js';
@@ -33,6 +34,23 @@ describe.runIf(writable)('CgroupV1', () => {
       rmdirSync(real(c));
     }
     rmSync(root, { recursive: true, force: true });
+  });
+
+  it('removes the empty groups of a Carte that is gone, not those of one that runs', () => {
+    const dead = spawnSync('true').pid;
+    for (const c of ['memory', 'pids']) {
+      mkdirSync(join(real(c), 'carte', `s-${dead}-1`), { recursive: true });
+      mkdirSync(join(real(c), 'carte', 'init-1-1'));
+    }
+    const g = new CgroupV1('a', { maxProcesses: 4 }, root);
+    for (const c of ['memory', 'pids']) {
+      expect(existsSync(join(real(c), 'carte', `s-${dead}-1`))).toBe(false);
+      expect(existsSync(join(real(c), 'carte', 'init-1-1'))).toBe(true);
+      rmdirSync(join(real(c), 'carte', 'init-1-1'));
+    }
+    g.remove();
+    expect(existsSync(join(real('pids'), 'carte'))).toBe(false);
+    rmdirSync(join(real('memory'), 'carte')); // held by init-1-1 when the sweep ran
   });
 
   it('writes the limits, then removes its groups and the carte/ parent once the last one goes', () => {
