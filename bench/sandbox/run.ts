@@ -1,4 +1,4 @@
-// Sandbox bench (issue 42): `npx tsx bench/sandbox/run.ts [--runs N] [--calls N] [--rounds N] [--srt DIR]`.
+// Sandbox bench (issue 42): `npx tsx bench/sandbox/run.ts [--runs N] [--calls N] [--rounds N] [--srt DIR] [--cpu-only]`.
 // The faults fixture as a stdio upstream, unconfined against the same server in bubblewrap (no
 // network; with cgroup limits; with a network grant, which adds the in-sandbox forwarder) and,
 // when --srt names a folder where `npm i @anthropic-ai/sandbox-runtime` was run, under srt.
@@ -7,21 +7,35 @@
 // unconfined, in place when sandboxed) and a later start (the era the first one learned, as the
 // gateway passes it from the store: no probe). CPU per call: N sequential echo calls over one
 // connection per arm, in --rounds rounds interleaved across arms (median); Carte's CPU
-// (process.cpuUsage) and the upstream tree's (every process below the spawned one, from /proc,
-// 10 ms ticks) divided by N. Prints markdown. bench/sandbox/micro.ts measures the parts.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// (process.cpuUsage) and the upstream tree's divided by N: from a cpuacct group of its own when
+// cgroup v1 cpuacct is writable (root here: nanoseconds, every process of the tree moved in once it
+// has started), else every process below the spawned one from /proc (10 ms ticks). Prints markdown. bench/sandbox/micro.ts measures the parts.
+// The upstream column also gives the middle half of the rounds (p25-p75), and the last column the
+// median of each round's ratio to the unconfined arm's round beside it (pairing cancels the
+// machine's drift between rounds). --cpu-only skips the start-ups.
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpstreamPool, type KnownEra, type UpstreamTarget } from '../../src/upstream/index.js';
 import type { UpstreamConnection } from '../../src/upstream/index.js';
 import { builtinDenyRead } from '../../src/config/validate/resolve-sandbox.js';
-import { flag, numberFlag } from '../core/paths.js';
+import { flag, hasFlag, numberFlag } from '../core/paths.js';
 import { cpuTimeMs, descendantsOf } from '../load/proc-info.js';
 
 const RUNS = numberFlag('runs', 9);
 const CALLS = numberFlag('calls', 2000);
 const ROUNDS = numberFlag('rounds', 3);
 const SRT = flag('srt');
+const CPU_ONLY = hasFlag('cpu-only');
 const SERVER = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'faults.mjs');
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
 const work = mkdtempSync(join(tmpdir(), 'carte-sandbox-bench-'));
@@ -84,19 +98,65 @@ async function startups(): Promise<{ first: number; later: number }[]> {
   return arms.map((_, a) => ({ first: median(first[a]!), later: median(later[a]!) }));
 }
 
-async function round(conn: UpstreamConnection): Promise<{ carte: number; upstream: number }> {
-  const up0 = treeCpu(conn.pid!);
+const CPUACCT = '/sys/fs/cgroup/cpuacct';
+const canAccount = (() => {
+  try {
+    accessSync(join(CPUACCT, 'cgroup.procs'), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Moves an upstream's whole tree into a cpuacct group of its own; returns a reader of its CPU (ms). */
+function accountTree(pid: number, name: string): (() => number) | null {
+  if (!canAccount) return null;
+  const dir = join(CPUACCT, `carte-bench-${process.pid}-${name}`);
+  mkdirSync(dir);
+  groups.push(dir);
+  for (const p of [pid, ...descendantsOf(pid).map((d) => d.pid)])
+    writeFileSync(join(dir, 'cgroup.procs'), String(p));
+  return () => Number(readFileSync(join(dir, 'cpuacct.usage'), 'utf8')) / 1e6;
+}
+const groups: string[] = [];
+
+async function round(
+  conn: UpstreamConnection,
+  cpu: () => number,
+): Promise<{ carte: number; upstream: number }> {
+  const up0 = cpu();
   const c0 = process.cpuUsage();
   for (let i = 0; i < CALLS; i++) await conn.callTool('echo', { text: `n${i}` }, { timeoutMs: 10_000 });
   const c = process.cpuUsage(c0);
-  const up = treeCpu(conn.pid!) - up0;
+  const up = cpu() - up0;
   return { carte: (c.user + c.system) / 1000 / CALLS, upstream: up / CALLS };
 }
 
+function tryRmdir(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)]!;
+
+interface CpuFigures {
+  carte: number;
+  upstream: number;
+  /** p25 and p75 of the rounds' upstream CPU per call. */
+  spread: [number, number];
+  /** Median over rounds of upstream[r] / unconfined upstream[r]. */
+  pairedRatio: number;
+}
+
 /** CPU per call of the non-srt arms: one connection each, rounds interleaved across arms. */
-async function cpuPerCall(): Promise<{ carte: number; upstream: number }[]> {
+async function cpuPerCall(): Promise<CpuFigures[]> {
   const pool = new UpstreamPool();
   const conns: (UpstreamConnection | null)[] = [];
+  const meters: (() => number)[] = [];
   for (const [a, [name, target]] of arms.entries()) {
     if (name.startsWith('srt')) {
       conns.push(null);
@@ -105,28 +165,48 @@ async function cpuPerCall(): Promise<{ carte: number; upstream: number }[]> {
     const conn = await pool.connect(`a${a}`, target, { timeoutMs: 30_000, logger });
     for (let i = 0; i < 200; i++) await conn.callTool('echo', { text: 'warm' }, { timeoutMs: 10_000 });
     conns.push(conn);
+    meters.push(accountTree(conn.pid!, `a${a}`) ?? (() => treeCpu(conn.pid!)));
   }
   const rounds = conns.map((): { carte: number; upstream: number }[] => []);
   for (let r = 0; r < ROUNDS; r++)
-    for (const [a, conn] of conns.entries()) if (conn) rounds[a]!.push(await round(conn));
+    for (const [a, conn] of conns.entries()) if (conn) rounds[a]!.push(await round(conn, meters[a]!));
   await pool.closeAll();
-  return rounds.map((rs) => ({
-    carte: rs.length ? median(rs.map((x) => x.carte)) : Number.NaN,
-    upstream: rs.length ? median(rs.map((x) => x.upstream)) : Number.NaN,
-  }));
+  for (const dir of groups)
+    for (let t = 0; t < 100 && !tryRmdir(dir); t++) await new Promise((ok) => setTimeout(ok, 50));
+  const base = rounds[0]!.map((x) => x.upstream);
+  return rounds.map((rs) => {
+    const up = rs.map((x) => x.upstream);
+    return rs.length
+      ? {
+          carte: median(rs.map((x) => x.carte)),
+          upstream: median(up),
+          spread: [quantile(up, 0.25), quantile(up, 0.75)],
+          pairedRatio: median(up.map((u, r) => u / base[r]!)),
+        }
+      : {
+          carte: Number.NaN,
+          upstream: Number.NaN,
+          spread: [Number.NaN, Number.NaN],
+          pairedRatio: Number.NaN,
+        };
+  });
 }
 
 console.log(
-  `| arm | first connect p50 (ms) | later start p50 (ms) | Carte CPU/call (ms) | upstream CPU/call (ms) |`,
+  `| arm | first connect p50 (ms) | later start p50 (ms) | Carte CPU/call (ms) | upstream CPU/call (ms), p25-p75 | upstream vs unconfined, paired |`,
 );
-console.log('|---|---:|---:|---:|---:|');
-const starts = await startups();
+console.log('|---|---:|---:|---:|---:|---:|');
+const starts = !CPU_ONLY ? await startups() : arms.map(() => ({ first: Number.NaN, later: Number.NaN }));
 const cpu = await cpuPerCall();
 for (const [a, [name]] of arms.entries()) {
-  const f = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(3));
+  const f = (x: number, digits = 3) => (Number.isNaN(x) ? '-' : x.toFixed(digits));
   const s = starts[a]!;
+  const c = cpu[a]!;
+  const pct = Number.isNaN(c.pairedRatio)
+    ? '-'
+    : `${c.pairedRatio >= 1 ? '+' : ''}${((c.pairedRatio - 1) * 100).toFixed(0)} %`;
   console.log(
-    `| ${name} | ${s.first.toFixed(0)} | ${s.later.toFixed(0)} | ${f(cpu[a]!.carte)} | ${f(cpu[a]!.upstream)} |`,
+    `| ${name} | ${f(s.first, 0)} | ${f(s.later, 0)} | ${f(c.carte)} | ${f(c.upstream)}, ${f(c.spread[0])}-${f(c.spread[1])} | ${pct} |`,
   );
 }
 rmSync(work, { recursive: true, force: true });

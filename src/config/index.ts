@@ -66,6 +66,7 @@ export { describeServerTarget } from './secrets/describe-target.js';
 export type { ServerTargetInput } from './secrets/describe-target.js';
 export { allowedAtOnce, badGrant, requestedNetwork, withGrant } from './proposals/proposal-sandbox.js';
 export { addServerToFile, removeServerFromFile, writeAtomically } from './edit/edit-file.js';
+export { launcherAdvice } from './edit/launcher-advice.js';
 export { CLIENT_IDS, CLIENTS, clientSpec, type ClientId, type ClientSpec } from './clients/client-table.js';
 export {
   CARTE_ENTRY_ID,

@@ -50,7 +50,7 @@ export async function createTransport(
     const params = {
       command: launch?.command ?? target.command,
       args: launch?.args ?? target.args,
-      env: { ...getDefaultEnvironment(), ...target.env },
+      env: { ...getDefaultEnvironment(), ...target.env, ...launch?.env },
       stderr: 'pipe' as const,
       // The read buffer bounds one message: a bigger result resets the connection (limits.maxResultBytes).
       maxBufferSize: stdioReadLimit(opts.maxMessageBytes),

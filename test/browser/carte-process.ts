@@ -3,7 +3,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, referenceEntry, tempDir } from '../e2e/helpers.js';
+import { FIXTURES, ROOT, referenceEntry, tempDir } from '../e2e/helpers.js';
 
 const BIN = join(ROOT, 'bin', 'carte.js');
 
@@ -35,6 +35,11 @@ export async function startCarte(): Promise<CarteProcess> {
       '  hostile:',
       `    command: ${q(process.execPath)}`,
       `    args: [${q(join(import.meta.dirname, 'hostile-server.mjs'))}]`,
+      // Shown with its grant and limits on the Servers page (it starts only where bwrap does).
+      '  boxed:',
+      `    command: ${q(process.execPath)}`,
+      `    args: [${q(join(FIXTURES, 'paginated.mjs'))}]`,
+      '    sandbox: { network: [registry.npmjs.org, "localhost:5173"], memoryMb: 256, maxProcesses: 32 }',
       'rules:',
       "  - { match: 'everything/echo', pin: true }",
       // Only this exact node is approved at once; `node` from PATH is not it, so memory waits.

@@ -205,6 +205,20 @@ describe.skipIf(!hasChromium)('the web menu in Chromium', () => {
     await shot(page, 'desktop-servers');
   });
 
+  it("shows each stdio server's sandbox: its grant and limits, or that it runs with full rights", async () => {
+    await page.goto(`${carte.url}/#/servers`);
+    const sandboxOf = (id: string) =>
+      page
+        .locator('.server', { has: page.locator('.server-name', { hasText: new RegExp(`^${id}$`) }) })
+        .locator('.server-sandbox');
+    await poll(() => sandboxOf('boxed').textContent()).toBe(
+      'Sandboxed · network: registry.npmjs.org, localhost:5173 · memory 256 MiB, 32 processes',
+    );
+    // Approved through registration: sandboxed, no network granted.
+    expect(await sandboxOf('memory').textContent()).toBe('Sandboxed · network: none · no limits');
+    expect(await sandboxOf('everything').textContent()).toBe('Not sandboxed: runs with your full rights');
+  });
+
   it('takes a pasted token in the header dialog, which Escape and Cancel close', async () => {
     const ctx = await browser.newContext();
     const p = watch(await ctx.newPage());

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, FIXTURES, tempDir } from './helpers.js';
 
@@ -80,5 +80,45 @@ describe('carte add with no config file', () => {
     expect(r.stderr).toContain(`added server "local" to ${join(here, 'carte.yaml')}`);
     expect(readFileSync(join(here, 'carte.yaml'), 'utf8')).toMatch(/^# own\n[\s\S]*local:/);
     expect(readFileSync(userConfig, 'utf8')).toBe(before);
+  });
+});
+
+// A launcher named npx, uvx or docker that runs the fixture: no registry or daemon needed offline.
+function fakeLauncher(name: string): string {
+  const bin = join(tmp.dir, 'launchers', name);
+  mkdirSync(join(bin, '..'), { recursive: true });
+  writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" "${join(FIXTURES, 'paginated.mjs')}"\n`);
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+describe('carte add with a package launcher (issue 42)', () => {
+  it.each([
+    [
+      'npx',
+      'server "via-npx" starts through npx, which needs npm\'s registry and cache: sandboxed, it needs sandbox: {network: [registry.npmjs.org], allowWrite: [~/.npm]} (docs/sandbox.md)',
+    ],
+    [
+      'uvx',
+      'server "via-uvx" starts through uvx, which needs PyPI and uv\'s cache: sandboxed, it needs sandbox: {network: [pypi.org, files.pythonhosted.org], allowWrite: [~/.cache/uv]} (docs/sandbox.md)',
+    ],
+    [
+      'docker',
+      'server "via-docker" starts through docker, whose socket is a way out of any sandbox: keep it "sandbox: false" and rely on Docker\'s own isolation, knowingly (docs/sandbox.md)',
+    ],
+  ])('prints the grant %s needs, before discovery', async (launcher, advice) => {
+    const r = await carte(
+      ['add', `via-${launcher}`, '--', fakeLauncher(launcher), '-y', 'some-mcp-server'],
+      join(tmp.dir, 'project'),
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`${advice}\n`);
+    expect(r.stdout).toBe(`via-${launcher}: 7 tools\n`);
+  });
+
+  it('prints no advice for another command', async () => {
+    const r = await carte(['add', 'plain', ...paged], join(tmp.dir, 'project'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('starts through');
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { join } from 'node:path';
 import { parseConfigText } from '../../src/config/index.js';
 import { LOCAL_CALLER as ME, serversFromConfig } from '../../src/gateway/index.js';
@@ -46,6 +47,20 @@ const call = async (tool: string, args: Record<string, unknown>, server = 'hosti
   return (r.content as { text: string }[])[0]!.text;
 };
 
+let unixServer: NetServer | undefined;
+let runSocket: string | undefined;
+
+/** A unix socket server at `path`, or undefined where it cannot be made (no root for /run). */
+async function listenUnix(path: string): Promise<string | undefined> {
+  const s = createNetServer((c) => c.end());
+  const ok = await new Promise<boolean>((done) => {
+    s.once('error', () => done(false));
+    s.listen(path, () => done(true));
+  });
+  if (ok) unixServer = s;
+  return ok ? path : undefined;
+}
+
 async function listen(body: string): Promise<[Server, number]> {
   const s = createServer((_req, res) => res.end(body));
   await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
@@ -63,14 +78,17 @@ describe.runIf(hasBwrap)('sandbox: a hostile stdio server under sandbox: true', 
     mkdirSync(join(root, 'outside'));
     [web, webPort] = await listen('granted-web');
     [other, otherPort] = await listen('other-web');
+    runSocket = await listenUnix(`/run/carte-sandbox-test-${process.pid}.sock`);
     const text = [
       'servers:',
       `  hostile: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: true}`,
       `  granted: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: {network: ["localhost:${webPort}"]}}`,
+      `  homewriter: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: {allowWrite: ["~/"]}}`,
       // The control: the same server unconfined, to show the escapes the others are denied.
       `  exposed: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: false}`,
       `  limited: {command: ${process.execPath}, args: [${join(FIXTURES, 'hostile.mjs')}], sandbox: {memoryMb: 256, maxProcesses: 32}}`,
     ].join('\n');
+    writeFileSync(join(root, 'carte.yaml'), text);
     const loaded = parseConfigText(text, { path: join(root, 'carte.yaml'), env: { HOME: home }, dataDir });
     expect(loaded.errors).toEqual([]);
     const servers = serversFromConfig(loaded.config!).filter((s) => canLimit || s.id !== 'limited');
@@ -87,6 +105,7 @@ describe.runIf(hasBwrap)('sandbox: a hostile stdio server under sandbox: true', 
     await h?.close();
     web?.close();
     other?.close();
+    unixServer?.close();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -94,6 +113,19 @@ describe.runIf(hasBwrap)('sandbox: a hostile stdio server under sandbox: true', 
     expect(readFileSync(join(home, '.ssh', 'id_ed25519'), 'utf8')).toBe('PLANTED-PRIVATE-KEY');
     expect(await call('read_file', { path: join(home, '.ssh', 'id_ed25519') })).toBe('blocked: ENOENT');
     expect(await call('read_file', { path: join(dataDir, 'carte.db') })).toBe('blocked: ENOENT');
+  });
+
+  it('allowWrite: [~/] writes the home but still cannot read ~/.ssh below it', async () => {
+    expect(await call('write_file', { path: join(home, 'notes') }, 'homewriter')).toBe('ok: wrote');
+    expect(await call('read_file', { path: join(home, '.ssh', 'id_ed25519') }, 'homewriter')).toBe(
+      'blocked: ENOENT',
+    );
+  });
+
+  it('cannot read its config file (outside ~/.config/carte)', async () => {
+    expect(await call('read_file', { path: join(root, 'carte.yaml') }, 'exposed')).toMatch(/^ok: servers:/);
+    // A hidden file is covered by /dev/null, bound without device access: opening it fails.
+    expect(await call('read_file', { path: join(root, 'carte.yaml') })).toBe('blocked: EACCES');
   });
 
   it('writes only to its state dir and its private /tmp', async () => {
@@ -115,6 +147,23 @@ describe.runIf(hasBwrap)('sandbox: a hostile stdio server under sandbox: true', 
     expect(await call('connect', { host: '127.0.0.1', port: webPort })).toBe('blocked: ECONNREFUSED');
     expect(await call('fetch', { url: `http://127.0.0.1:${webPort}/` })).toBe('blocked: ECONNREFUSED');
     expect(await call('fetch', { url: 'http://example.com/' })).toMatch(/^blocked: (ENOTFOUND|EAI_AGAIN)$/);
+  });
+
+  it("reaches no unix socket of the host: PostgreSQL's, the docker daemon's, your session's", async () => {
+    // PostgreSQL's socket where Debian puts it (CI runs PostgreSQL), else one of our own in /run.
+    const pg = '/var/run/postgresql/.s.PGSQL.5432';
+    const path = existsSync(pg) ? pg : runSocket;
+    if (!path) {
+      if (process.env.CI)
+        throw new Error(`no ${pg} and /run is not writable: the unix-socket case cannot run`);
+      process.stderr.write(
+        '*** SKIPPED the unix-socket case of sandbox.test.ts: no PostgreSQL socket, /run not writable ***\n',
+      );
+      return;
+    }
+    expect(await call('connect', { path }, 'exposed')).toBe('ok: connected');
+    expect(await call('connect', { path })).toBe('blocked: ENOENT');
+    expect(await call('connect', { path }, 'granted')).toBe('blocked: ENOENT');
   });
 
   it("does not see Carte's environment", async () => {

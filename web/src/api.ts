@@ -48,6 +48,13 @@ export interface ServerInfo {
   state?: string;
   lastDiscovery?: string | null;
   lastError?: string | null;
+  /** A stdio server's confinement: null when unsandboxed; absent for remote servers. */
+  sandbox?: SandboxInfo | null;
+}
+export interface SandboxInfo {
+  network: string[];
+  memoryMb?: number;
+  maxProcesses?: number;
 }
 export interface RefreshResult {
   status: string;

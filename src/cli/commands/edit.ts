@@ -1,6 +1,11 @@
 import type { CAC } from 'cac';
 import { existsSync } from 'node:fs';
-import { addServerToFile, removeServerFromFile, resolveConfigPath } from '../../config/index.js';
+import {
+  addServerToFile,
+  launcherAdvice,
+  removeServerFromFile,
+  resolveConfigPath,
+} from '../../config/index.js';
 import { CarteError } from '../../errors.js';
 import { openApp, userPlace, type GlobalFlags } from '../shared/app.js';
 import { parsePairs } from '../shared/flags.js';
@@ -65,6 +70,9 @@ export function registerAdd(cli: CAC): void {
         note(
           `${path} is now mode 0600: server "${id}" holds secrets written inline (${secrets.join('; ')}); \${env:NAME} keeps them out of the file`,
         );
+      // Before discovery: under sandbox.default a launcher without its grant fails there.
+      const advice = command[0] ? launcherAdvice(id, command[0]) : null;
+      if (advice) note(advice);
       const app = await openApp({ ...flags, config: path });
       try {
         const [report] = await syncWithProgress(app.gateway, { server: id });

@@ -38,6 +38,7 @@ export function parseConfigText(text: string, opts: LoadOptions & { path: string
       env: opts.env,
       dataDir: opts.dataDir,
       configDir: isAbsolute(path) ? dirname(path) : undefined,
+      configPath: isAbsolute(path) ? path : undefined,
     };
     if (format === 'carte' || !isRecord(parsed.value)) config = validateConfig(parsed.value, base, out);
     else {

@@ -30,7 +30,7 @@ export const SandboxObject = z
       .array(z.string().min(1))
       .default([])
       .describe(
-        `Paths hidden from the server, beyond the built-in list (~/.ssh, ~/.aws, ~/.gnupg, ~/.kube, ~/.docker, ~/.config/gcloud, browser profiles, Carte's data dir and user config). ${PATHS} Default none.`,
+        `Paths hidden from the server, beyond the built-in list (~/.ssh, ~/.aws, ~/.gnupg, ~/.kube, ~/.docker, ~/.config/gcloud, browser profiles, Carte's data dir and user config, the loaded config file). ${PATHS} Default none.`,
       ),
     memoryMb: z
       .int()

@@ -7,6 +7,8 @@ import { expandTemplate, type TemplateContext } from '../variables/interpolate.j
 /** Where the sandbox's paths are taken from. */
 export interface SandboxPlace extends TemplateContext {
   configDir?: string;
+  /** The loaded config file (absolute): hidden like the user config, wherever it lives. */
+  configPath?: string | undefined;
 }
 
 /** Hidden from every sandboxed server, under the home directory (docs/sandbox.md, "What is hidden"). */
@@ -90,12 +92,18 @@ export function resolveSandbox(
   };
 }
 
-/** The built-in denyRead list for this user: the home entries, the data dir and the user config. */
-export function builtinDenyRead(place: Pick<SandboxPlace, 'env' | 'dataDir'>): string[] {
+/**
+ * The built-in denyRead list for this user: the home entries, the data dir, the user config, and
+ * the loaded config file when none of those already covers it (a ./carte.yaml, a Claude Desktop
+ * file: it may hold other servers' secrets written inline).
+ */
+export function builtinDenyRead(place: Pick<SandboxPlace, 'env' | 'dataDir' | 'configPath'>): string[] {
   const home = place.env.HOME;
   const paths: string[] = home ? BUILTIN_DENY_READ.map((p) => posix.join(home, p)) : [];
   const xdg = place.env.XDG_CONFIG_HOME;
   if (xdg && isAbsolute(xdg)) paths.push(join(xdg, 'carte'));
   if (place.dataDir !== undefined) paths.push(place.dataDir);
+  const file = place.configPath;
+  if (file !== undefined && !paths.some((p) => file === p || file.startsWith(`${p}/`))) paths.push(file);
   return paths;
 }

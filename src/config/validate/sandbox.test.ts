@@ -23,6 +23,19 @@ describe('config: sandbox', () => {
     expect(deny).toContain('/data');
   });
 
+  it('hides the loaded config file itself when no built-in entry covers it', () => {
+    const text = 'servers:\n  x:\n    command: a\n    sandbox: true\n';
+    const denyOf = (path: string, body = text) =>
+      (parseConfigText(body, { path, env, dataDir: '/data' }).config?.servers.x as StdioServerConfig)
+        .sandbox as { denyRead: string[] };
+    expect(denyOf('/cfg/carte.yaml').denyRead).toContain('/cfg/carte.yaml');
+    const json = '{"servers": {"x": {"command": "a", "sandbox": true}}}';
+    expect(denyOf('/home/u/work/carte.json', json).denyRead).toContain('/home/u/work/carte.json');
+    const user = denyOf('/home/u/.config/carte/carte.yaml').denyRead;
+    expect(user).toContain('/home/u/.config/carte');
+    expect(user).not.toContain('/home/u/.config/carte/carte.yaml');
+  });
+
   it('expands ~/, ${dataDir} and relative paths, and keeps limits and network', () => {
     const s = sandboxOf(
       [

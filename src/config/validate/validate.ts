@@ -33,6 +33,8 @@ export interface ValidateOptions {
   dataDir?: string;
   /** Absolute folder of the config file, for relative `cwd`. */
   configDir?: string;
+  /** The config file itself, absolute: hidden from sandboxed servers. */
+  configPath?: string | undefined;
   /** Set for foreign formats: ids are already normalised; maps each id to the id as written. */
   writtenIds?: ReadonlyMap<string, string>;
 }

@@ -1,5 +1,5 @@
 // GET /servers: the caller's project's servers. Every caller sees what an agent sees (tool
-// count, usable, why not); an admin also sees state, discovery and the last error. Never a
+// count, usable, why not); an admin also sees state, discovery, the last error and the sandbox. Never a
 // command line, URL, path, env or header (the target stays in `carte servers`).
 // POST /servers/{id}/refresh: rediscovers one server (admin).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
@@ -30,6 +30,18 @@ const ServerSchema = z
     queuedCalls: z.number().int().optional(),
     lastDiscovery: z.string().nullable().optional(),
     lastError: z.string().nullable().optional(),
+    sandbox: z
+      .object({
+        network: z.array(z.string()).openapi({ description: 'Hosts it may reach; empty: no network' }),
+        memoryMb: z.number().int().optional(),
+        maxProcesses: z.number().int().optional(),
+      })
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'How a stdio server is confined (docs/sandbox.md): its network grant and limits; null when it runs unsandboxed; absent for a remote server',
+      }),
   })
   .openapi('Server');
 
@@ -82,7 +94,8 @@ export function registerServers(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void
       if (o === undefined) return s;
       const { enabled, status, state, connected, activeCalls, queuedCalls, lastError } = o;
       const extra = { enabled, status, state, connected, activeCalls, queuedCalls, lastError };
-      return { ...s, ...extra, lastDiscovery: o.lastDiscoveryAt };
+      const sandbox = o.sandbox === undefined ? {} : { sandbox: o.sandbox };
+      return { ...s, ...extra, lastDiscovery: o.lastDiscoveryAt, ...sandbox };
     });
     return c.json({ servers }, 200);
   });

@@ -10,12 +10,16 @@ export type Resolve = (host: string) => Promise<string>;
 
 const defaultResolve: Resolve = async (host) => (await lookup(host)).address;
 
-/** Starts the proxy on `socketPath`; `denied` hears each refused destination. */
+/**
+ * Starts the proxy on a unix socket path (Linux: bound into the sandbox) or on a port of
+ * 127.0.0.1 (macOS: the profile lets the server reach that port alone; 0 picks one);
+ * `denied` hears each refused destination.
+ */
 export async function startAllowProxy(
   grants: readonly string[],
-  socketPath: string,
+  listenOn: string | number,
   opts: { resolve?: Resolve; denied?: (dest: string) => void } = {},
-): Promise<{ close(): void }> {
+): Promise<{ close(): void; port: number | null }> {
   const resolve = opts.resolve ?? defaultResolve;
   // Only a grant that names this machine may reach it: a granted name resolving to loopback may not.
   const open = async (host: string, port: number): Promise<string | null> => {
@@ -47,8 +51,13 @@ export async function startAllowProxy(
         client.on('error', () => upstream.destroy());
       });
   });
-  await new Promise<void>((ok) => server.listen(socketPath, ok));
-  return { close: () => server.close() };
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    if (typeof listenOn === 'string') server.listen(listenOn, ok);
+    else server.listen(listenOn, '127.0.0.1', ok);
+  });
+  const address = server.address();
+  return { close: () => server.close(), port: typeof address === 'object' && address ? address.port : null };
 }
 
 /** A plain-HTTP request through the proxy (`GET http://host/path`). */

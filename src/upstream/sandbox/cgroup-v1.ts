@@ -1,6 +1,14 @@
 // Limits through cgroup v1 (memory and pids controllers), when Carte may create groups there.
-import { accessSync, constants, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 
 const ROOT = '/sys/fs/cgroup';
 
@@ -23,6 +31,7 @@ export class CgroupV1 {
     private readonly limits: { memoryMb?: number; maxProcesses?: number },
     private readonly root = ROOT,
   ) {
+    sweepStale(root);
     if (limits.memoryMb !== undefined) {
       const dir = this.make('memory', name);
       const bytes = String(limits.memoryMb * 1024 * 1024);
@@ -58,11 +67,64 @@ export class CgroupV1 {
     return null;
   }
 
-  /** Removes the groups once their processes are gone (retries a few times while they exit). */
+  /**
+   * Removes the groups once their processes are gone (retries a few times while they exit), and
+   * the shared `carte/` parent once the last server's group has gone (it fails, harmlessly, while
+   * another Carte's groups remain in it; a later start in Node's recursive mkdir makes it again).
+   */
   remove(attempt = 0): void {
-    const left = this.dirs.filter((d) => !tryRmdir(d));
+    const gone = this.dirs.filter((d) => tryRmdir(d));
+    const left = this.dirs.filter((d) => !gone.includes(d));
     this.dirs.splice(0, this.dirs.length, ...left);
+    for (const d of gone) {
+      pending.delete(d);
+      tryRmdir(dirname(d));
+    }
+    for (const d of left) pending.add(d);
     if (left.length > 0 && attempt < 20) setTimeout(() => this.remove(attempt + 1), 100).unref();
+  }
+}
+
+/** Groups whose removal is still being retried: tried once more as Carte exits (the retries are unref'd). */
+const pending = new Set<string>();
+process.on('exit', () => {
+  for (const d of pending) if (tryRmdir(d)) tryRmdir(dirname(d));
+});
+
+const swept = new Set<string>();
+
+/**
+ * Once per process and root: removes the empty groups a Carte that is gone left behind (named
+ * `<server>-<pid>-<n>`; a Carte killed, or one that exited while its retries waited). A group
+ * whose Carte still runs, or that still holds processes, stays.
+ */
+function sweepStale(root: string): void {
+  if (swept.has(root)) return;
+  swept.add(root);
+  for (const controller of ['memory', 'pids']) {
+    const parent = join(root, controller, 'carte');
+    let names: string[];
+    try {
+      names = readdirSync(parent, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const pid = Number(/-(\d+)-\d+$/.exec(name)?.[1]);
+      if (pid > 0 && pid !== process.pid && !isAlive(pid)) tryRmdir(join(parent, name));
+    }
+    tryRmdir(parent); // empty now: made again by the group that follows
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
   }
 }
 

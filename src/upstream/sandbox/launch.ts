@@ -8,17 +8,10 @@ import { CgroupV1 } from './cgroup-v1.js';
 import { FORWARDER_SOURCE, INSIDE_PROXY_PORT } from './forwarder.js';
 import { loopbackPorts } from './grants.js';
 import { probeSandbox } from './probe.js';
-import type { SandboxSpec, SandboxSupport } from './types.js';
+import { launchDarwin } from './launch-darwin.js';
+import type { SandboxLaunch, SandboxSpec, SandboxSupport } from './types.js';
 
-/** A stdio command wrapped in its sandbox, with what to read and release when it stops. */
-export interface SandboxLaunch {
-  command: string;
-  args: string[];
-  /** Which limit stopped the server, in the config's words, or null. */
-  verdict(): string | null;
-  /** Removes the cgroups, the proxy and its socket once the server has stopped. */
-  release(): void;
-}
+export type { SandboxLaunch } from './types.js';
 
 const hostPaths: PathKinds = {
   kindOf(path) {
@@ -33,7 +26,8 @@ const hostPaths: PathKinds = {
 let launches = 0;
 
 /**
- * Wraps a stdio server's command in bubblewrap, inside its cgroups when it has limits. Throws
+ * Wraps a stdio server's command in bubblewrap, inside its cgroups when it has limits (macOS:
+ * in sandbox-exec, which takes no limits). Throws
  * (the server does not start) when no sandbox or no limit mechanism can be had: a server that
  * asks for a sandbox never runs without one.
  */
@@ -49,6 +43,12 @@ export async function launchSandboxed(
       `it asks for a sandbox, but ${support.why}; or set "sandbox: false" for it to run unconfined`,
     );
   const wantsLimits = spec.memoryMb !== undefined || spec.maxProcesses !== undefined;
+  if (wantsLimits && support.program === 'sandbox-exec')
+    throw unavailable(
+      serverId,
+      'it asks for memoryMb or maxProcesses, but macOS has no cgroups and Carte sets no limits there; drop memoryMb and maxProcesses from its sandbox (they apply on Linux)',
+    );
+  if (support.program === 'sandbox-exec') return launchDarwin(target);
   if (wantsLimits && support.limits !== 'cgroup-v1' && support.limits !== 'systemd-scope')
     throw unavailable(
       serverId,

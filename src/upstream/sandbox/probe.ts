@@ -1,6 +1,9 @@
 // What this machine offers for sandboxing, probed once per process.
 import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { cgroupV1Writable } from './cgroup-v1.js';
+import { SANDBOX_EXEC } from './launch-darwin.js';
+import { sbplProfile } from './sbpl.js';
 import type { LimitMechanism, SandboxSupport } from './types.js';
 
 let cached: SandboxSupport | undefined;
@@ -13,10 +16,11 @@ export function probeSandbox(platform: NodeJS.Platform = process.platform): Sand
 
 function probe(platform: NodeJS.Platform): SandboxSupport {
   const limits = limitMechanism(platform);
+  if (platform === 'darwin') return probeDarwin();
   if (platform !== 'linux')
     return {
       program: null,
-      why: `no sandbox is supported on ${platform} yet (Linux with bubblewrap only)`,
+      why: `no sandbox is supported on ${platform} yet (Linux with bubblewrap, macOS with sandbox-exec)`,
       limits,
     };
   const run = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'], {
@@ -41,9 +45,33 @@ function probe(platform: NodeJS.Platform): SandboxSupport {
   return { program: 'bwrap', limits };
 }
 
+/**
+ * macOS: sandbox-exec must compile and apply a profile of Carte's own shape (every section, a
+ * grant included), so a profile this macOS refuses shows in doctor, not at each server's start.
+ * No limits apply there (no cgroups).
+ */
+function probeDarwin(): SandboxSupport {
+  const profile = sbplProfile(
+    { network: ['localhost:9'], allowWrite: [], denyRead: ['/nonexistent/carte-probe'] },
+    { tmpDir: tmpdir(), proxyPort: 9, loopbackPorts: [9] },
+  );
+  const run = spawnSync(SANDBOX_EXEC, ['-p', profile, '/usr/bin/true'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  if (run.status === 0) return { program: 'sandbox-exec', limits: 'none' };
+  const why = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n')[0];
+  return {
+    program: null,
+    why: `${SANDBOX_EXEC} cannot apply Carte's profile here (${why}); please report it`,
+    limits: 'none',
+  };
+}
+
 /** cgroup v1 when writable (root on these machines), else a systemd user scope, else rlimits. */
 function limitMechanism(platform: NodeJS.Platform): LimitMechanism {
-  if (platform !== 'linux') return platform === 'win32' ? 'none' : 'rlimit';
+  if (platform !== 'linux') return 'none';
   if (cgroupV1Writable()) return 'cgroup-v1';
   const scope = spawnSync('systemd-run', ['--user', '--scope', '--quiet', 'true'], {
     stdio: 'ignore',

@@ -22,3 +22,15 @@ export interface SandboxSupport {
   why?: string;
   limits: LimitMechanism;
 }
+
+/** A stdio command wrapped in its sandbox, with what to read and release when it stops. */
+export interface SandboxLaunch {
+  command: string;
+  args: string[];
+  /** Which limit stopped the server, in the config's words, or null. */
+  verdict(): string | null;
+  /** Removes the cgroups, the proxy and its socket once the server has stopped. */
+  release(): void;
+  /** Variables the server gets besides its own (macOS: TMPDIR and the proxy's). */
+  env?: Record<string, string>;
+}

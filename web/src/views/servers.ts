@@ -1,4 +1,4 @@
-/** The servers: state, tool count, last discovery and last error; admins can refresh one. */
+/** The servers: state, tool count, last discovery and last error, sandbox; admins can refresh one. */
 import { api, type RefreshResult, type ServerInfo } from '../api.js';
 import { badge, h, route, timeAgo } from '../dom.js';
 import { hasScope, runAction, statusLine, type ViewContext } from './common.js';
@@ -55,11 +55,33 @@ function serverItem(s: ServerInfo, refresh: HTMLElement | null): HTMLElement {
           ]
         : null,
     ),
+    sandboxLine(s),
     s.reason ? h('p', { class: 'server-error' }, s.reason) : null,
     state === 'needs_sign_in'
       ? h('p', {}, 'Sign in from a terminal: ', h('code', {}, `carte auth login ${s.id}`))
       : null,
     s.lastError ? h('p', { class: 'server-error' }, 'Last error: ', s.lastError) : null,
+  );
+}
+
+/** A stdio server's sandbox (admins only): its network grant and limits, or that it has none. */
+function sandboxLine(s: ServerInfo): HTMLElement | null {
+  if (s.sandbox === undefined) return null;
+  if (s.sandbox === null)
+    return h('p', { class: 'server-sandbox warn' }, 'Not sandboxed: runs with your full rights');
+  const { network, memoryMb, maxProcesses } = s.sandbox;
+  const limits = [
+    memoryMb === undefined ? null : `memory ${memoryMb} MiB`,
+    maxProcesses === undefined ? null : `${maxProcesses} processes`,
+  ].filter((x) => x !== null);
+  return h(
+    'p',
+    { class: 'server-sandbox muted' },
+    [
+      'Sandboxed',
+      `network: ${network.length ? network.join(', ') : 'none'}`,
+      limits.length ? limits.join(', ') : 'no limits',
+    ].join(' · '),
   );
 }
 

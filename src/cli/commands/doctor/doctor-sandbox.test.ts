@@ -31,6 +31,29 @@ describe('doctor: sandbox findings', () => {
     ]);
   });
 
+  it('on macOS: sandbox-exec, no limits (no cgroups), and a server asking for limits will not start', () => {
+    const findings = sandboxFindings(
+      [server('boxed', { network: [] }), server('limited', { network: [], memoryMb: 256 })],
+      { program: 'sandbox-exec', limits: 'none' },
+    );
+    expect(findings).toEqual([
+      {
+        check: 'sandbox',
+        ok: true,
+        detail:
+          'sandbox-exec works here; limits: none apply on this platform (no cgroups, as on macOS): a server with memoryMb or maxProcesses will not start',
+      },
+      { check: 'server boxed', ok: true, detail: 'sandboxed; network: none; limits: none' },
+      {
+        check: 'server limited',
+        ok: false,
+        detail:
+          'sandboxed; network: none; limits: memory 256 MiB; no limits apply here, so it will not start',
+        fix: 'drop memoryMb and maxProcesses from its sandbox, or run Carte where cgroups can be had (Linux)',
+      },
+    ]);
+  });
+
   it('fails when a server asks for a sandbox that cannot be had', () => {
     const [first] = sandboxFindings([server('boxed', { network: [] })], {
       program: null,

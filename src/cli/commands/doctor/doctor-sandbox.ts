@@ -5,7 +5,7 @@ const MECHANISMS = {
   'systemd-scope': 'a systemd user scope (systemd-run --user --scope: MemoryMax, TasksMax)',
   rlimit:
     'none usable (rlimits cannot bound a Node server: a server with memoryMb or maxProcesses will not start)',
-  none: 'none on this platform',
+  none: 'none apply on this platform (no cgroups, as on macOS): a server with memoryMb or maxProcesses will not start',
 } as const;
 
 /**
@@ -36,12 +36,21 @@ export function sandboxFindings(
       detail:
         'warning: runs unsandboxed, with your full rights (files, keys, network); add "sandbox: true" (docs/sandbox.md)',
     });
-  for (const s of asking)
-    findings.push({
-      check: `server ${s.id}`,
-      ok: true,
-      detail: `sandboxed; network: ${s.sandbox!.network.length ? s.sandbox!.network.join(', ') : 'none'}; limits: ${limitsText(s)}`,
-    });
+  const canLimit = support.limits === 'cgroup-v1' || support.limits === 'systemd-scope';
+  for (const s of asking) {
+    const detail = `sandboxed; network: ${s.sandbox!.network.length ? s.sandbox!.network.join(', ') : 'none'}; limits: ${limitsText(s)}`;
+    const limited = s.sandbox!.memoryMb !== undefined || s.sandbox!.maxProcesses !== undefined;
+    findings.push(
+      limited && !canLimit
+        ? {
+            check: `server ${s.id}`,
+            ok: false,
+            detail: `${detail}; no limits apply here, so it will not start`,
+            fix: 'drop memoryMb and maxProcesses from its sandbox, or run Carte where cgroups can be had (Linux)',
+          }
+        : { check: `server ${s.id}`, ok: true, detail },
+    );
+  }
   return findings;
 }
 
