@@ -5,19 +5,9 @@
 // envelope: Carte sets it on the requests of a downstream that asked for log messages
 // (`logLevelMeta`), and on no other.
 import { LOG_LEVEL_META_KEY, type Client } from '@modelcontextprotocol/client';
+import { LOG_LEVELS, type LogLevel } from './types.js';
 
-/** The MCP log levels, least severe first (RFC 5424's order). */
-export const LOG_LEVELS = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel };
 
 /** The first stateless revision (MCP-NOTES). */
 const MODERN_REVISION = '2026-07-28';

@@ -81,3 +81,16 @@ export interface CallOptions {
   /** `_meta` of the downstream request, minus its progress token (the SDK sets its own). */
   meta?: Record<string, unknown>;
 }
+
+/** The MCP log levels, least severe first (RFC 5424's order). */
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];

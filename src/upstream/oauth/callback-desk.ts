@@ -1,8 +1,15 @@
 // Sign-ins that come back to one shared address, the HTTP face's `/oauth/callback`, instead of a
 // loopback listener of their own: each waits under its `state` (RFC 6749, section 10.12), and a
 // redirect is handed to the sign-in whose state it carries.
-import type { SignInCallback } from './sign-in.js';
-import { awaitAnswer } from './sign-in.js';
+import { CarteError } from '../../errors.js';
+import { loginCommand } from './login-command.js';
+
+/** One sign-in's redirect: where it comes back, the answer carrying `state`, and the end of waiting. */
+export interface SignInCallback {
+  redirectUrl: string;
+  result(state: string, serverId: string, timeoutMs: number): Promise<{ code: string; iss?: string }>;
+  close(): void;
+}
 
 /** The sign-ins waiting at one redirect URI, by state. */
 export class CallbackDesk {
@@ -35,4 +42,51 @@ export class CallbackDesk {
     waiter(query);
     return true;
   }
+}
+
+/** The answer once it arrives (checked against `state`), or the timeout's error naming the command. */
+export async function awaitAnswer(
+  arrived: Promise<URLSearchParams>,
+  state: string,
+  serverId: string,
+  timeoutMs: number,
+): Promise<{ code: string; iss?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new CarteError(
+            'timeout',
+            `no sign-in to server "${serverId}" came back within ${Math.round(timeoutMs / 1000)} s; run \`${loginCommand(serverId)}\` again (with --no-browser to open the URL yourself)`,
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  try {
+    const q = await Promise.race([arrived, timeout]);
+    return checkCallback(q, state, serverId);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function checkCallback(q: URLSearchParams, state: string, serverId: string): { code: string; iss?: string } {
+  const error = q.get('error');
+  if (error) {
+    const why = q.get('error_description');
+    throw new CarteError(
+      'denied',
+      `the sign-in to server "${serverId}" was refused: ${error}${why ? ` (${why})` : ''}`,
+    );
+  }
+  // The state binds the answer to this request (RFC 6749, section 10.12): anything else is refused.
+  if (q.get('state') !== state)
+    throw new CarteError(
+      'denied',
+      `the sign-in answer for server "${serverId}" carried the wrong state; it was refused`,
+    );
+  const iss = q.get('iss');
+  return { code: q.get('code') ?? '', ...(iss ? { iss } : {}) };
 }

@@ -1,6 +1,6 @@
 // Opening the authorization page: the program `$BROWSER` names (the CLI reads it and passes it
 // here), run with the URL as its one argument, else the platform's opener. No shell is involved.
-import { spawn } from 'node:child_process';
+// child_process loads when a page is opened, not with every command (docs/benchmarks.md, "CLI start").
 
 /** The opener for `platform`: `$BROWSER` when given, else open (macOS), start (Windows), xdg-open. */
 export function urlOpener(
@@ -17,6 +17,7 @@ export function urlOpener(
           : ['xdg-open', []];
   return (url) =>
     new Promise((resolve, reject) => {
+      const { spawn } = process.getBuiltinModule('node:child_process');
       const child = spawn(command, [...prefix, url], { stdio: 'ignore', detached: platform !== 'win32' });
       child.once('error', (err) =>
         reject(new Error(`cannot run "${command}" to open the sign-in page: ${err.message}`)),

@@ -2,9 +2,9 @@
 // message names the fix (`carte auth login <id>`, issue 41).
 import { SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { CarteError } from '../../errors.js';
+import { loginCommand } from './login-command.js';
 
-/** The command that signs in to a server, as every message names it. */
-export const loginCommand = (serverId: string): string => `carte auth login ${serverId}`;
+export { loginCommand };
 
 /**
  * Thrown by the provider where a person would have to open the authorization page (a connection

@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { CarteError } from '../../errors.js';
 import { CarteOAuthProvider } from './provider.js';
-import { loginCommand } from './sign-in-needed.js';
+import { awaitAnswer, type SignInCallback } from './callback-desk.js';
 import type { OAuthRecord, UpstreamOAuth } from './types.js';
 
 /** How a sign-in reaches the person, and how long it waits for them. */
@@ -126,13 +126,6 @@ async function protectedResource(url: string): Promise<boolean> {
   );
 }
 
-/** One sign-in's redirect: where it comes back, the answer carrying `state`, and the end of waiting. */
-export interface SignInCallback {
-  redirectUrl: string;
-  result(state: string, serverId: string, timeoutMs: number): Promise<{ code: string; iss?: string }>;
-  close(): void;
-}
-
 /** A loopback server for the redirect, on a port the system picks (RFC 8252, section 7.3). */
 async function listenForCallback(): Promise<SignInCallback> {
   let deliver: (query: URLSearchParams) => void = () => undefined;
@@ -159,53 +152,6 @@ async function listenForCallback(): Promise<SignInCallback> {
     close: () => server.close(),
     result: (state, serverId, timeoutMs) => awaitAnswer(arrived, state, serverId, timeoutMs),
   };
-}
-
-/** The answer once it arrives (checked against `state`), or the timeout's error naming the command. */
-export async function awaitAnswer(
-  arrived: Promise<URLSearchParams>,
-  state: string,
-  serverId: string,
-  timeoutMs: number,
-): Promise<{ code: string; iss?: string }> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new CarteError(
-            'timeout',
-            `no sign-in to server "${serverId}" came back within ${Math.round(timeoutMs / 1000)} s; run \`${loginCommand(serverId)}\` again (with --no-browser to open the URL yourself)`,
-          ),
-        ),
-      timeoutMs,
-    );
-  });
-  try {
-    const q = await Promise.race([arrived, timeout]);
-    return checkCallback(q, state, serverId);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function checkCallback(q: URLSearchParams, state: string, serverId: string): { code: string; iss?: string } {
-  const error = q.get('error');
-  if (error) {
-    const why = q.get('error_description');
-    throw new CarteError(
-      'denied',
-      `the sign-in to server "${serverId}" was refused: ${error}${why ? ` (${why})` : ''}`,
-    );
-  }
-  // The state binds the answer to this request (RFC 6749, section 10.12): anything else is refused.
-  if (q.get('state') !== state)
-    throw new CarteError(
-      'denied',
-      `the sign-in answer for server "${serverId}" carried the wrong state; it was refused`,
-    );
-  const iss = q.get('iss');
-  return { code: q.get('code') ?? '', ...(iss ? { iss } : {}) };
 }
 
 function summary(record: OAuthRecord | undefined): SignedIn {

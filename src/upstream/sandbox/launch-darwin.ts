@@ -7,11 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAllowProxy } from './allow-proxy.js';
 import { loopbackPorts } from './grants.js';
-import { sbplProfile } from './sbpl.js';
+import { SANDBOX_EXEC, sbplProfile } from './sbpl.js';
 import type { SandboxLaunch, SandboxSpec } from './types.js';
-
-/** Where macOS keeps sandbox-exec (a system program: never looked up on PATH). */
-export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
 /** Wraps the command in sandbox-exec: a private temp dir, the proxy when it has a grant. */
 export async function launchDarwin(target: {

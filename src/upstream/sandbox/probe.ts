@@ -1,9 +1,7 @@
 // What this machine offers for sandboxing, probed once per process.
-import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { cgroupV1Writable } from './cgroup-v1.js';
-import { SANDBOX_EXEC } from './launch-darwin.js';
-import { sbplProfile } from './sbpl.js';
+import { SANDBOX_EXEC, sbplProfile } from './sbpl.js';
 import type { LimitMechanism, SandboxSupport } from './types.js';
 
 let cached: SandboxSupport | undefined;
@@ -23,6 +21,7 @@ function probe(platform: NodeJS.Platform): SandboxSupport {
       why: `no sandbox is supported on ${platform} yet (Linux with bubblewrap, macOS with sandbox-exec)`,
       limits,
     };
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const run = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
@@ -55,6 +54,7 @@ function probeDarwin(): SandboxSupport {
     { network: ['localhost:9'], allowWrite: [], denyRead: ['/nonexistent/carte-probe'] },
     { tmpDir: tmpdir(), proxyPort: 9, loopbackPorts: [9] },
   );
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const run = spawnSync(SANDBOX_EXEC, ['-p', profile, '/usr/bin/true'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
@@ -73,6 +73,7 @@ function probeDarwin(): SandboxSupport {
 function limitMechanism(platform: NodeJS.Platform): LimitMechanism {
   if (platform !== 'linux') return 'none';
   if (cgroupV1Writable()) return 'cgroup-v1';
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const scope = spawnSync('systemd-run', ['--user', '--scope', '--quiet', 'true'], {
     stdio: 'ignore',
     timeout: 10_000,

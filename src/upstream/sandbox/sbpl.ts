@@ -6,6 +6,9 @@
 import { dirname } from 'node:path';
 import type { SandboxSpec } from './types.js';
 
+/** Where macOS keeps sandbox-exec (a system program: never looked up on PATH). */
+export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
+
 /** What one launch adds to the spec: its private temp dir and the allowlist proxy's port. */
 export interface DarwinPlaces {
   /** Made for this launch; TMPDIR points here, and it is writable. */
