@@ -1,4 +1,4 @@
-// A command that neither spawns nor speaks HTTP loads none of the built-in modules for that
+// A command that neither spawns nor speaks HTTP loads none of the built-in modules for that, nor
 // the MCP client SDK (issue 40, docs/benchmarks.md "CLI start"): merged code once put them back on
 // every command's path and cost `carte servers` a third more CPU. Modules, not timings, are checked.
 import { spawnSync } from 'node:child_process';
