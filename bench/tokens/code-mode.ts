@@ -3,35 +3,64 @@
 // call_tool step by step, where every request and every result passes through the agent's
 // context, against one run_code, where only the script and its answer do. Also Carte's CPU per
 // inner call over call_tool's, and the time a run takes to start. Prints markdown.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Gateway, LOCAL_CALLER as ME, loadTokenizer, openStore } from '../../src/gateway/index.js';
 import { QUIET } from '../core/logger.js';
 import { tempDir } from '../core/paths.js';
+import { CODE_TASKS, type CodeTask, type TaskContext } from './code-tasks.js';
 import { syncDemo } from './demo-catalog.js';
 
 const text = (r: Record<string, unknown>) => (r.content as { text: string }[])[0]!.text;
 
-/** Writes `n` files `nI.txt` holding "value: I" and some prose, as a real file would. */
-function writeFiles(sandbox: string, n: number): void {
-  for (let i = 0; i < n; i++)
-    writeFileSync(
-      join(sandbox, `n${i}.txt`),
-      `value: ${i}\n${'Some notes about this record. '.repeat(12)}\n`,
-    );
+/** The 80 % target of issue 43, and how far the break-even sweep looks. */
+const TARGET = 0.8;
+const SWEEP_MAX_CALLS = 42;
+
+interface Measured {
+  calls: number;
+  stepTokens: number;
+  scriptTokens: number;
+  answerTokens: number;
+  answer: string;
 }
 
-const SCRIPT = (
-  min: number,
-) => `const root = (await call('filesystem/list_allowed_directories', {})).content.split('\\n').pop().trim();
-const names = (await call('filesystem/list_directory', { path: root })).content.split('\\n')
-  .filter((l) => l.startsWith('[FILE] n')).map((l) => l.slice(7));
-let sum = 0, count = 0;
-for (const name of names) {
-  const v = Number(/value: (\\d+)/.exec((await call('filesystem/read_text_file', { path: root + '/' + name })).content)[1]);
-  if (v >= ${min}) { sum += v; count++; }
+/** One task at one size, both ways, in o200k_base tokens. */
+async function measure(gateway: Gateway, ctx: TaskContext, task: CodeTask, size: number): Promise<Measured> {
+  const tok = await loadTokenizer();
+  await task.setup(ctx, size);
+  // Step by step: each call_tool request the agent writes, and each result it reads.
+  let stepTokens = 0;
+  let calls = 0;
+  await task.steps(async (key, args) => {
+    const r = await gateway.callTool(ME, key, args);
+    if (r.isError) throw new Error(`${task.name}: ${key} failed: ${text(r)}`);
+    calls++;
+    stepTokens += tok.count(JSON.stringify({ key, arguments: args })) + tok.count(text(r));
+    return text(r);
+  }, size);
+  if (calls !== task.calls(size)) throw new Error(`${task.name}: ${calls} calls, not ${task.calls(size)}`);
+  const code = task.script(size);
+  const answer = await gateway.runCode(ME, code, { limits: { maxCalls: 500 } });
+  if (answer.isError) throw new Error(`${task.name}: the script failed: ${text(answer)}`);
+  const scriptTokens = tok.count(JSON.stringify({ code }));
+  return { calls, stepTokens, scriptTokens, answerTokens: tok.count(text(answer)), answer: text(answer) };
 }
-return { count, sum };`;
+
+const fewer = (m: Measured) => 1 - (m.scriptTokens + m.answerTokens) / m.stepTokens;
+
+/** The fewest calls at which run_code saves at least `target`, by growing the task one size at a time. */
+async function breakEven(
+  gateway: Gateway,
+  ctx: TaskContext,
+  task: CodeTask,
+  target: number,
+): Promise<string> {
+  for (let size = 1; task.calls(size) <= SWEEP_MAX_CALLS; size++) {
+    const m = await measure(gateway, ctx, task, size);
+    if (fewer(m) >= target) return size === 1 ? `${m.calls} or fewer` : String(m.calls);
+  }
+  return `over ${SWEEP_MAX_CALLS}`;
+}
 
 /** The code-mode section of the token bench, as markdown lines. */
 export async function codeModeReport(): Promise<string[]> {
@@ -40,42 +69,35 @@ export async function codeModeReport(): Promise<string[]> {
   const { dataDir, servers } = await syncDemo(temp.dir);
   const store = await openStore(join(dataDir, 'carte.db'));
   const gateway = await Gateway.open({ servers, store, logger: QUIET });
-  const tok = await loadTokenizer();
-  const sandbox = join(dataDir, 'sandbox');
+  const ctx: TaskContext = {
+    sandbox: join(dataDir, 'sandbox'),
+    call: async (key, args) => {
+      const r = await gateway.callTool(ME, key, args);
+      if (r.isError) throw new Error(`set-up: ${key} failed: ${text(r)}`);
+    },
+  };
   try {
-    const rows: string[] = [];
-    for (const files of [4, 10, 40, 80]) {
-      const { rmSync, readdirSync } = await import('node:fs');
-      for (const f of readdirSync(sandbox)) rmSync(join(sandbox, f));
-      writeFiles(sandbox, files);
-      // Step by step: each call_tool request the agent writes, and each result it reads.
-      let stepTokens = 0;
-      const step = async (key: string, args: Record<string, unknown>) => {
-        const r = await gateway.callTool(ME, key, args);
-        stepTokens += tok.count(JSON.stringify({ key, arguments: args })) + tok.count(text(r));
-        return text(r);
-      };
-      const root = (await step('filesystem/list_allowed_directories', {})).split('\n').pop()!.trim();
-      const names = (await step('filesystem/list_directory', { path: root }))
-        .split('\n')
-        .filter((l) => l.startsWith('[FILE] n'))
-        .map((l) => l.slice(7));
-      for (const name of names) await step('filesystem/read_text_file', { path: `${root}/${name}` });
-      const code = SCRIPT(files / 2);
-      const answer = await gateway.runCode(ME, code);
-      const scriptTokens = tok.count(JSON.stringify({ code }));
-      const answerTokens = tok.count(text(answer));
-      const codeTokens = scriptTokens + answerTokens;
-      const calls = names.length + 2;
-      const saved = 1 - codeTokens / stepTokens;
-      const cells = [files, calls, stepTokens, `${codeTokens} (${scriptTokens} + ${answerTokens})`];
-      rows.push(`| ${cells.join(' | ')} | ${(saved * 100).toFixed(1)} % |`);
-    }
     out.push(
-      '| files | calls | call_tool step by step (tokens) | one run_code (tokens: script + answer) | fewer |',
+      '| task | calls | call_tool step by step (tokens) | one run_code (tokens: script + answer) | fewer |',
+      '| --- | ---: | ---: | ---: | ---: |',
     );
-    out.push('| ---: | ---: | ---: | ---: | ---: |');
-    out.push(...rows);
+    const evens: string[] = [];
+    for (const task of CODE_TASKS) {
+      for (const size of task.sizes) {
+        const m = await measure(gateway, ctx, task, size);
+        const cells = [
+          task.name,
+          m.calls,
+          m.stepTokens,
+          `${m.scriptTokens + m.answerTokens} (${m.scriptTokens} + ${m.answerTokens})`,
+        ];
+        out.push(`| ${cells.join(' | ')} | ${(fewer(m) * 100).toFixed(1)} % |`);
+      }
+      const even = await breakEven(gateway, ctx, task, 0);
+      const target = await breakEven(gateway, ctx, task, TARGET);
+      evens.push(`${task.name}: run_code costs less from ${even} calls, 80 % fewer from ${target}`);
+    }
+    out.push('', ...evens.map((e) => `- ${e}`));
     out.push('', await cpuPerCall(gateway), await startTime(gateway));
   } finally {
     await gateway.close();

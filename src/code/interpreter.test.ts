@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CarteError } from '../errors.js';
-import { runScript, type ScriptHost, type ScriptLimits } from './index.js';
+import { failedRunLogs, runScript, type ScriptHost, type ScriptLimits } from './index.js';
 
 const LIMITS: ScriptLimits = { timeoutMs: 2_000, memoryBytes: 16 * 2 ** 20, maxCalls: 20 };
 
@@ -107,6 +107,23 @@ describe('runScript', () => {
       { timeoutMs: 200 },
     );
     expect(err.code).toBe('timeout');
+  });
+
+  // An interrupt turned into a rejection (by a Promise executor, an async function or a promise
+  // job) used to let the script's code run on: the first two kept Carte's event loop blocked for
+  // ever, the third ran its handler thousands of times. Nothing of the script runs after its stop.
+  it.each([
+    ['a Promise executor', `for (;;) { new Promise(() => { for (;;) {} }); console.log('after'); }`],
+    ['an async function', `for (;;) { (async () => { for (;;) {} })(); console.log('after'); }`],
+    [
+      'a promise job',
+      `const g = () => Promise.resolve().then(() => { for (;;) {} }).catch(() => { console.log('after'); return g(); });
+       g(); await new Promise(() => {});`,
+    ],
+  ])('stops a script that catches its interrupt through %s, and runs none of it after', async (_, code) => {
+    const err = await failure(code, { timeoutMs: 200 });
+    expect([err.code, failedRunLogs(err)]).toEqual(['timeout', undefined]);
+    expect((await runScript('return 4', echoHost(), LIMITS)).json).toBe('4');
   });
 
   it('ends a script waiting on a call that never answers at the time limit, and aborts the call', async () => {

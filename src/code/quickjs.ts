@@ -27,6 +27,9 @@ import {
 // The WebAssembly global, typed here: the project's lib has no DOM types.
 declare const WebAssembly: { RuntimeError: new () => Error };
 
+/** The stack limit of a stopped run: one byte, so no JS or built-in function can start (0 would mean no limit). */
+const NO_STACK = 1;
+
 /** Runs `code` as the body of an async function; resolves with its answer or rejects with a CarteError naming the limit it hit. */
 export async function runScript(
   code: string,
@@ -67,6 +70,8 @@ class Run {
   private broken = false;
   /** The script's function has returned or thrown: what it left pending may run, but starts no call. */
   private returned = false;
+  /** The run is being torn down (its answer is in): halting it then need not stop the script. */
+  private ending = false;
 
   constructor(
     wasm: QuickJSWASMModule,
@@ -141,11 +146,19 @@ class Run {
     );
   }
 
-  /** Ends the run: the script is interrupted at its next check, waiting ends, and calls in flight are aborted. */
+  /**
+   * Ends the run: waiting ends, calls in flight are aborted, and the script is stopped for good.
+   * QuickJS's interrupt is uncatchable by try/catch, but a Promise executor, an async function or
+   * a promise job turns it into a rejection the script can handle, and the code around it runs on
+   * (an executor in an endless loop kept Carte's event loop blocked for ever). So the stack limit
+   * drops to nothing as well: no function, the script's or a built-in, can start again, and the
+   * interrupt, raised at every check from now on, unwinds the frames left within one check each.
+   */
   private halt(reason: CarteError): void {
     this.stopped ??= reason;
     this.stop.abort();
     this.wake?.();
+    if (!this.broken && !this.ending) this.runtime.setMaxStackSize(NO_STACK);
   }
 
   private install(code: string): void {
@@ -276,9 +289,11 @@ class Run {
    */
   dispose(): boolean {
     const stoppedEarly = this.stopped !== undefined;
+    this.ending = true;
     this.halt(this.stopped ?? new CarteError('cancelled', 'the run has ended'));
     if (this.broken) return false; // dropped whole with its instance
     try {
+      this.runtime.setMaxStackSize(this.limits.stackBytes ?? STACK_BYTES); // teardown runs finalizers
       this.settleFn?.dispose();
       this.context.dispose();
       this.runtime.dispose();
