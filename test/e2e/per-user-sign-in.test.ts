@@ -125,6 +125,24 @@ describe('a per-user server over HTTP', () => {
     }
   });
 
+  it("a token the upstream refuses sends only its person back to sign in; the others' calls go on", async () => {
+    const alice = await connect(await personOf('alice@example.com'), 'alice');
+    const bob = await connect(await personOf('bob@example.com'), 'bob');
+    try {
+      up.revoke('bob');
+      expect(await bob.whoami()).toEqual({ error: false, text: 'you are bob' });
+      expect(bob.asked).toHaveLength(1); // this client's first asking: bob signs in again
+      expect(up.issued.get('bob')).toHaveLength(2);
+      expect(up.seen.at(-1)).toEqual({ person: 'bob', token: up.issued.get('bob')![1] });
+      expect(await alice.whoami()).toEqual({ error: false, text: 'you are alice' });
+      expect(alice.asked).toEqual([]);
+      expect(gateway.listServers(ME)[0]).toMatchObject({ id: 'notes', status: 'success' });
+    } finally {
+      await alice.c.close();
+      await bob.c.close();
+    }
+  });
+
   it("a person who has not linked gets the sign-in request's error, never another's token", async () => {
     const before = up.seen.length;
     const carol = await connect(await personOf('carol@example.com'));
@@ -163,8 +181,10 @@ describe('a per-user server over HTTP', () => {
     expect(of('bob@example.com')).toContain('ok');
     expect(of('carol@example.com')).toEqual(['needs_sign_in']);
     const auth = await store.activity.audit({ kinds: ['auth'], limit: 100 });
+    // Bob signed in twice: once, then again after the upstream refused his token.
     expect(auth.map((r) => [r.subject, r.server, r.outcome]).sort()).toEqual([
       ['alice@example.com', 'notes', 'ok'],
+      ['bob@example.com', 'notes', 'ok'],
       ['bob@example.com', 'notes', 'ok'],
     ]);
     const [status] = await upstreamAuthStatus({ gateway, store });
