@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { CarteError } from '../errors.js';
 import { loginCommand } from '../upstream/index.js';
 import type { CallerContext } from './access/context.js';
-import { scopeAllows } from './access/scopes.js';
+import { requireScope, scopeAllows } from './access/scopes.js';
+import { isPerUser, noSubjectRefusal } from './calls/per-user.js';
 import { signInToServer, type SignInSite } from './upstream-sign-in.js';
 
 /** How long a person has to finish a sign-in asked of their client. */
@@ -33,8 +34,12 @@ export async function signInThroughClient(
   how: { scope?: string; timeoutMs?: number } = {},
 ): Promise<void> {
   // The shared identity is the deployment's: whoever signs in, every caller's calls use that
-  // account. Only an admin (or the local user) may make it (docs/upstream-auth.md, "Teams").
-  if (!scopeAllows(caller.scopes, 'admin'))
+  // account. Only an admin (or the local user) may make it (docs/upstream-auth.md, "Teams"). A
+  // per-user server's sign-in is the caller's own: anyone with the call scope links theirs.
+  const perUser = isPerUser(site.gateway.server(id));
+  if (perUser && !caller.subject) throw noSubjectRefusal(id);
+  if (perUser) requireScope(caller, 'call', `signing in to server "${id}"`);
+  else if (!scopeAllows(caller.scopes, 'admin'))
     throw new CarteError(
       'needs_sign_in',
       `server "${id}" needs a sign-in, which only an admin may make for everyone; ask one to run \`${loginCommand(id)}\``,
@@ -50,13 +55,17 @@ export async function signInThroughClient(
       ...(how.scope ? { scope: how.scope } : {}),
       ...(desk ? { callback: desk.callback() } : {}),
       openUrl: async (url) => {
-        const message = `Server "${id}" needs you to sign in: open this page to let Carte use it for you.`;
+        const message = perUser
+          ? `Server "${id}" needs you to sign in with your own account: open this page to let Carte use it for your calls.`
+          : `Server "${id}" needs you to sign in: open this page to let Carte use it for you.`;
         const action = await asker.ask({ url, elicitationId, message });
         if (action !== 'accept')
           throw new CarteError(
             'needs_sign_in',
-            `the sign-in to server "${id}" was declined in the client; run \`${loginCommand(id)}\` to sign in`,
-            { details: { server: id, signIn: loginCommand(id) } },
+            perUser
+              ? `the sign-in to server "${id}" was declined in the client; call it again to be asked again`
+              : `the sign-in to server "${id}" was declined in the client; run \`${loginCommand(id)}\` to sign in`,
+            { details: perUser ? { identity: 'per-user' } : { server: id, signIn: loginCommand(id) } },
           );
       },
     },

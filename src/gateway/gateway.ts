@@ -338,6 +338,7 @@ export class Gateway {
         server: this.server(tool.serverId),
         project: this.policies.project(ctx),
         ruleClass: policy.verdict(key)?.ruleClass,
+        caller: ctx,
       };
       return runToolCall(this.upstreams, plan, args, req);
     });

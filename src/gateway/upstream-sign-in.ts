@@ -13,6 +13,7 @@ import {
 import { LOCAL_CALLER, type CallerContext } from './access/context.js';
 import type { AuditEvent } from './trust/audit.js';
 import { upstreamOAuth } from './calls/oauth-vault.js';
+import { isPerUser, localLinkRefusal, noSubjectRefusal } from './calls/per-user.js';
 import type { Gateway } from './gateway.js';
 import type { SyncReport } from '../catalog/index.js';
 import type { GatewayServer } from './shared/types.js';
@@ -23,11 +24,17 @@ export interface SignInSite {
   store: Store;
 }
 
-/** One remote server's sign-in as `carte auth status` shows it: never a token. */
+/** One remote server's sign-in as `carte auth status` shows it: never a token, never whose. */
 export interface UpstreamAuthStatus {
   server: string;
-  /** signed_in; expired (no refresh token left); needs_sign_in (it answered 401); not_needed (so far). */
-  state: 'signed_in' | 'expired' | 'needs_sign_in' | 'not_needed';
+  /**
+   * signed_in; expired (no refresh token left); needs_sign_in (it answered 401); not_needed (so
+   * far); per_user (`oauth.identity: per-user`: each caller's own, counted in `linked`).
+   */
+  state: 'signed_in' | 'expired' | 'needs_sign_in' | 'not_needed' | 'per_user';
+  identity: 'shared' | 'per-user';
+  /** How many subjects have linked their own account (per-user servers; 0 for shared ones). */
+  linked: number;
   grant: 'authorization_code' | 'client_credentials';
   scope: string | null;
   /** When the access token expires (ISO 8601), when the server said. */
@@ -35,7 +42,11 @@ export interface UpstreamAuthStatus {
   refreshable: boolean;
 }
 
-/** Signs in to server `id`, then syncs it with the new sign-in; the audit log gets an `auth` row. */
+/**
+ * Signs in to server `id`, then syncs it with the new sign-in; the audit log gets an `auth` row.
+ * On a per-user server it links the caller's own account (their subject's record; the local user
+ * has none and is refused) and syncs only when the server has no listed tools yet.
+ */
 export async function signInToServer(
   site: SignInSite,
   id: string,
@@ -43,10 +54,11 @@ export async function signInToServer(
   caller: CallerContext = LOCAL_CALLER,
 ): Promise<{ signedIn: SignedIn; sync: SyncReport | undefined }> {
   const server = remoteServer(site.gateway, id);
+  const subject = whoseSignIn(server, caller);
   const start = performance.now();
   let signedIn: SignedIn;
   try {
-    signedIn = await signIn(id, server.target.url, upstreamOAuth(site.store, server)!, options);
+    signedIn = await signIn(id, server.target.url, upstreamOAuth(site.store, server, { subject })!, options);
   } catch (err) {
     auditAuth(site, caller, id, 'upstream sign-in', toCarteError(err).code, start);
     throw err;
@@ -59,9 +71,28 @@ export async function signInToServer(
     'ok',
     start,
   );
+  if (subject !== undefined) return { signedIn, sync: await linked(site, server, subject) };
   await site.gateway.upstreams.close(id); // a connection opened before the sign-in has no token
   const [sync] = await site.gateway.sync(LOCAL_CALLER, { server: id });
   return { signedIn, sync };
+}
+
+/** After a subject linked: their connection reopens with the token; the first link lists the tools. */
+async function linked(
+  site: SignInSite,
+  server: RemoteServer,
+  subject: string,
+): Promise<SyncReport | undefined> {
+  await site.gateway.upstreams.perUser.close(server.id, subject);
+  if ((await site.store.servers.get(server.id))?.status === 'success') return undefined;
+  return site.gateway.upstreams.sync(server, subject);
+}
+
+/** Whose record a sign-in or sign-out touches: the caller's subject on a per-user server, else the shared one. */
+function whoseSignIn(server: RemoteServer, caller: CallerContext): string | undefined {
+  if (!isPerUser(server)) return undefined;
+  if (caller.subject) return caller.subject;
+  throw caller.tokenId === undefined ? localLinkRefusal(server.id) : noSubjectRefusal(server.id);
 }
 
 /** Forgets server `id`'s sign-in, revoking its tokens first where the server offers revocation. */
@@ -71,14 +102,16 @@ export async function signOutOfServer(
   caller: CallerContext = LOCAL_CALLER,
 ): Promise<{ forgotten: boolean; revocation: Revocation }> {
   const server = remoteServer(site.gateway, id);
+  const subject = whoseSignIn(server, caller);
   const start = performance.now();
-  const stored = await site.store.upstreamAuth.get(id).catch(() => undefined);
+  const stored = await site.store.upstreamAuth.get(id, subject).catch(() => undefined);
   const settings = upstreamOAuth(site.store, server)!.settings;
   const revocation = stored
     ? await revokeTokens(stored.record as Parameters<typeof revokeTokens>[0], settings)
     : 'not_offered';
-  const forgotten = await site.store.upstreamAuth.remove(id);
-  await site.gateway.upstreams.close(id);
+  const forgotten = await site.store.upstreamAuth.remove(id, subject);
+  if (subject === undefined) await site.gateway.upstreams.close(id);
+  else await site.gateway.upstreams.perUser.close(id, subject);
   const revoked = typeof revocation === 'string' ? revocation : `revocation failed: ${revocation.failed}`;
   if (forgotten) auditAuth(site, caller, id, `upstream sign-out (${revoked})`, 'ok', start);
   return { forgotten, revocation };
@@ -102,23 +135,36 @@ function auditAuth(
   });
 }
 
-/** Each remote server's sign-in state (`ids` to narrow), from the clear columns only. */
+/** Each remote server's sign-in state (`ids` to narrow), from the clear columns only (per-user: a count). */
 export async function upstreamAuthStatus(
   site: SignInSite,
   ids?: readonly string[],
   now: number = Date.now(),
 ): Promise<UpstreamAuthStatus[]> {
   const servers = ids ? ids.map((id) => remoteServer(site.gateway, id)) : remoteServers(site.gateway);
-  const metas = new Map((await site.store.upstreamAuth.list()).map((m) => [m.serverId, m]));
+  const all = await site.store.upstreamAuth.list();
+  const metas = new Map(all.filter((m) => !m.subject).map((m) => [m.serverId, m]));
+  const linkedTo = (id: string) => all.filter((m) => m.serverId === id && m.subject).length;
   const rows = new Map(site.gateway.listServers(LOCAL_CALLER).map((s) => [s.id, s]));
   return servers.map((s) => {
     const meta = metas.get(s.id);
     const expired = meta?.expiresAt != null && meta.expiresAt <= now && !meta.refreshable;
     const needs = rows.get(s.id)?.status === 'needs_sign_in';
-    const state = needs ? 'needs_sign_in' : meta ? (expired ? 'expired' : 'signed_in') : 'not_needed';
+    const perUser = isPerUser(s);
+    const state = perUser
+      ? 'per_user'
+      : needs
+        ? 'needs_sign_in'
+        : meta
+          ? expired
+            ? 'expired'
+            : 'signed_in'
+          : 'not_needed';
     return {
       server: s.id,
       state,
+      identity: perUser ? 'per-user' : 'shared',
+      linked: perUser ? linkedTo(s.id) : 0,
       grant:
         s.target.kind === 'remote' ? (s.target.oauth?.grant ?? 'authorization_code') : 'authorization_code',
       scope: meta?.scope ?? null,

@@ -46,7 +46,11 @@ export { QUARANTINE_KINDS } from './sqlite/trust-repo.js';
 export { TOKEN_CACHE_TTL_MS } from './sqlite/tokens-repo.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
 export type { SecretKeySource } from './sqlite/secret-box.js';
-export type { UpstreamAuthFacts, UpstreamAuthMeta } from './sqlite/upstream-auth-repo.js';
+export {
+  SHARED_SUBJECT,
+  type UpstreamAuthFacts,
+  type UpstreamAuthMeta,
+} from './sqlite/upstream-auth-repo.js';
 export { copyStore, STORE_TABLES, type TableCopy } from './copy.js';
 export { withoutUrlPassword } from './pg/store-url.js';
 export { AUDIT_PAGE_ROWS, streamAudit } from './audit-export.js';

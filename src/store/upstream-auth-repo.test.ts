@@ -19,10 +19,12 @@ describe.each(testEngines(afterEach))('UpstreamAuthRepo on $name', (engine) => {
     const store = await engine.open({ secretKey: { key: KEY } });
     await store.upstreamAuth.put('notes', record, facts, 1000);
     expect(await store.upstreamAuth.get('notes')).toEqual({
-      meta: { serverId: 'notes', ...facts, updatedAt: 1000 },
+      meta: { serverId: 'notes', subject: '', ...facts, updatedAt: 1000 },
       record,
     });
-    expect(await store.upstreamAuth.list()).toEqual([{ serverId: 'notes', ...facts, updatedAt: 1000 }]);
+    expect(await store.upstreamAuth.list()).toEqual([
+      { serverId: 'notes', subject: '', ...facts, updatedAt: 1000 },
+    ]);
     const rows = await engine.sql(store, 'SELECT * FROM upstream_auth');
     expect(JSON.stringify(rows)).not.toContain(TOKEN);
     expect(JSON.stringify(rows)).not.toContain('SECRET');
@@ -51,6 +53,44 @@ describe.each(testEngines(afterEach))('UpstreamAuthRepo on $name', (engine) => {
     await expect(other.upstreamAuth.get('notes')).rejects.toThrow(
       'the stored secrets of "upstream_auth:notes" cannot be opened with this secret key (another CARTE_SECRET_KEY or secret.key sealed them); sign in again, or use the key that sealed them',
     );
+  });
+
+  it('keeps one record per subject beside the shared one, and forgets only the one named', async () => {
+    const store = await engine.open({ secretKey: { key: KEY } });
+    const own = (who: string) => ({ tokens: { access_token: `at-${who}`, token_type: 'bearer' } });
+    await store.upstreamAuth.put('notes', own('shared'), facts, 1000);
+    await store.upstreamAuth.put('notes', own('alice'), { ...facts, subject: 'alice@example.com' }, 2000);
+    await store.upstreamAuth.put('notes', own('bob'), { ...facts, subject: 'bob' }, 3000);
+    expect((await store.upstreamAuth.get('notes'))?.record).toEqual(own('shared'));
+    expect((await store.upstreamAuth.get('notes', 'alice@example.com'))?.record).toEqual(own('alice'));
+    expect((await store.upstreamAuth.get('notes', 'bob'))?.meta).toMatchObject({
+      subject: 'bob',
+      updatedAt: 3000,
+    });
+    expect(await store.upstreamAuth.get('notes', 'carol')).toBeUndefined();
+    expect((await store.upstreamAuth.list()).map((m) => m.subject)).toEqual(['', 'alice@example.com', 'bob']);
+    expect(await store.upstreamAuth.remove('notes', 'alice@example.com')).toBe(true);
+    expect(await store.upstreamAuth.get('notes', 'alice@example.com')).toBeUndefined();
+    expect((await store.upstreamAuth.get('notes'))?.record).toEqual(own('shared'));
+    expect((await store.upstreamAuth.get('notes', 'bob'))?.record).toEqual(own('bob'));
+  });
+
+  it("seals each subject's record to its row: one copied into another subject's row does not open", async () => {
+    const store = await engine.open({ secretKey: { key: KEY } });
+    await store.upstreamAuth.put('notes', record, { ...facts, subject: 'alice' });
+    await store.upstreamAuth.put('notes', { tokens: { access_token: 'bobs' } }, { ...facts, subject: 'bob' });
+    await store.upstreamAuth.put('notes', { tokens: { access_token: 'shared' } }, facts);
+    await engine.sql(
+      store,
+      "UPDATE upstream_auth SET sealed = (SELECT sealed FROM upstream_auth WHERE subject = 'alice') WHERE subject IN ('bob', '')",
+    );
+    await expect(store.upstreamAuth.get('notes', 'bob')).rejects.toThrow(
+      'the stored secrets of "upstream_auth:notes#bob" cannot be opened with this secret key',
+    );
+    await expect(store.upstreamAuth.get('notes')).rejects.toThrow(
+      'the stored secrets of "upstream_auth:notes" cannot be opened',
+    );
+    expect((await store.upstreamAuth.get('notes', 'alice'))?.record).toEqual(record);
   });
 
   it('refuses a CARTE_SECRET_KEY that is not 32 bytes, without echoing it', async () => {
@@ -126,6 +166,35 @@ describe('the SQLite store file', () => {
       expect((await store.tools.listByServer('a')).map((t) => t.key)).toEqual(['a/t']);
       await store.servers.recordDiscovery('a', { status: 'needs_sign_in', at: 'now', error: 'e' });
       expect((await store.servers.get('a'))?.status).toBe('needs_sign_in');
+      expect(await store.checkIntegrity()).toBe('ok');
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the per-user migration (13) on SQLite', () => {
+  it("keeps a version-12 store's sign-in as the shared one, still opening under its old seal", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'carte-mig13-'));
+    try {
+      const path = join(dir, 'carte.db');
+      const old = await openStore(path, { secretKey: { key: KEY } });
+      await old.upstreamAuth.put('notes', record, facts, 1000);
+      await old.close();
+      // Back to version 12 as it was: the table without `subject`, the record sealed as then.
+      const db = new Database(path);
+      db.exec(`CREATE TABLE v12 AS SELECT server_id, sealed, expires_at, scope, refreshable, updated_at FROM upstream_auth;
+               DROP TABLE upstream_auth; ALTER TABLE v12 RENAME TO upstream_auth;`);
+      db.pragma('user_version = 12');
+      db.close();
+      const store = await openStore(path, { secretKey: { key: KEY } });
+      expect(await store.upstreamAuth.get('notes')).toEqual({
+        meta: { serverId: 'notes', subject: '', ...facts, updatedAt: 1000 },
+        record,
+      });
+      await store.upstreamAuth.put('notes', record, { ...facts, subject: 'alice' });
+      expect(await store.upstreamAuth.list()).toHaveLength(2);
       expect(await store.checkIntegrity()).toBe('ok');
       await store.close();
     } finally {

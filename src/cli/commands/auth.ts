@@ -30,7 +30,7 @@ export const AUTH_ACTIONS: ActionHelps = {
   status: {
     usage: '[<id>] [--json]',
     summary:
-      "Each remote server's sign-in: signed in (scopes, expiry), needs a sign-in, or none needed; never a token.",
+      "Each remote server's sign-in: signed in (scopes, expiry), needs a sign-in, none needed, or per-user (how many have linked); never a token.",
     options: ['json'],
   },
   logout: {
@@ -107,6 +107,8 @@ function row(s: UpstreamAuthStatus): string[] {
       ? `${s.state}: run \`${loginCommand(s.server)}\``
       : s.state === 'signed_in'
         ? `signed in${s.refreshable ? ' (refreshable)' : ''}`
-        : 'none needed so far';
+        : s.state === 'per_user'
+          ? `per-user: ${s.linked} linked`
+          : 'none needed so far';
   return [s.server, state, s.scope ?? '-', s.expiresAt ?? '-'];
 }

@@ -157,6 +157,12 @@ export const RemoteServerObject = z
           .enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'])
           .default('RS256')
           .describe('The JWS algorithm of the private_key_jwt assertion, matching the key in privateKeyFile. Default RS256.'),
+        identity: z
+          .enum(['shared', 'per-user'])
+          .default('shared')
+          .describe(
+            "shared: one sign-in for the whole deployment, made by an admin (the default); per-user: each OIDC subject links their own account and calls use the caller's own token (needs auth.oidc).",
+          ),
       })
       .optional()
       .describe(

@@ -175,11 +175,37 @@ describe('Carte format: error messages', () => {
       'servers:\n  x:\n    url: example.com/mcp\n',
       only('servers.x.url', '"example.com/mcp" is not an http:// or https:// URL'),
     ],
+    [
+      'per-user sign-in without auth.oidc',
+      'servers:\n  x:\n    url: https://a\n    oauth: {identity: per-user}\n',
+      only(
+        'servers.x.oauth.identity',
+        'server "x" has per-user sign-in, which needs callers who sign in to Carte with an identity provider; configure auth.oidc, or set oauth.identity to "shared"',
+      ),
+    ],
+    [
+      'per-user sign-in with client_credentials',
+      'servers:\n  x:\n    url: https://a\n    oauth: {identity: per-user, grant: client_credentials, clientId: c}\nauth:\n  oidc: {issuer: "https://idp", audience: carte}\n',
+      only(
+        'servers.x.oauth.identity',
+        'server "x" signs in with client_credentials (machine to machine), which has no user to link; set oauth.identity to "shared"',
+      ),
+    ],
   ])('%s', (_name, text, errors) => {
     const r = yaml(text);
     expect(r.errors).toEqual(errors);
     expect(r).toMatchObject({ ok: false, warnings: [] });
     expect(r.config).toBeUndefined();
+  });
+
+  it('takes per-user sign-in where auth.oidc is configured, and shared by default', () => {
+    const oidc = 'auth:\n  oidc: {issuer: "https://idp", audience: carte}\n';
+    const r = yaml(`servers:\n  x:\n    url: https://a\n    oauth: {identity: per-user}\n${oidc}`);
+    expect(r.errors).toEqual([]);
+    expect(r.config?.servers.x).toMatchObject({ oauth: { identity: 'per-user' } });
+    expect(yaml('servers:\n  x:\n    url: https://a\n    oauth: {}\n').config?.servers.x).toMatchObject({
+      oauth: { identity: 'shared' },
+    });
   });
 
   it('reports every problem in one pass', () => {

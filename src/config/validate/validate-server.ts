@@ -47,3 +47,28 @@ export function validateServer(raw: unknown, path: Segment[], out: Problems): Se
   reportIssues(result.error.issues, { prefix: path, knownKeys: keys, explainKey, keysAt }, out);
   return undefined;
 }
+
+/**
+ * `oauth.identity: per-user` (issue 41, "Teams"): each caller links their own account, so callers
+ * must be told apart by an identity provider (`auth.oidc`), and the grant must be a person's.
+ */
+export function checkIdentities(
+  servers: Readonly<Record<string, ServerConfig>>,
+  oidc: boolean,
+  out: Problems,
+): void {
+  for (const [id, s] of Object.entries(servers)) {
+    if (s.kind !== 'remote' || s.oauth?.identity !== 'per-user') continue;
+    const at = ['servers', id, 'oauth', 'identity'];
+    if (!oidc)
+      out.error(
+        at,
+        `server "${id}" has per-user sign-in, which needs callers who sign in to Carte with an identity provider; configure auth.oidc, or set oauth.identity to "shared"`,
+      );
+    if (s.oauth.grant === 'client_credentials')
+      out.error(
+        at,
+        `server "${id}" signs in with client_credentials (machine to machine), which has no user to link; set oauth.identity to "shared"`,
+      );
+  }
+}

@@ -26,7 +26,7 @@ import { badIdMessage, isServerId } from '../schema/server-ids.js';
 import { validateHttp } from './validate-http.js';
 import { validateProjects } from './validate-projects.js';
 import { validateRules } from './validate-rules.js';
-import { validateServer } from './validate-server.js';
+import { checkIdentities, validateServer } from './validate-server.js';
 
 export interface ValidateOptions {
   env: Record<string, string | undefined>;
@@ -89,6 +89,7 @@ export function validateConfig(
     if (opts.dataDir) rememberDataDir(resolved, opts.dataDir);
     servers[id] = resolved;
   }
+  if (auth) checkIdentities(servers, auth.oidc !== undefined, out);
   if (out.errors.length > start || !search || !limits || !exposure || !menu || !rules) return undefined;
   if (!audit || !store || !registration || !projects.ok || !http || !auth || !sandbox) return undefined;
   const $schema = typeof doc.$schema === 'string' ? { $schema: doc.$schema } : {};

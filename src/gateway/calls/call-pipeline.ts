@@ -9,6 +9,7 @@ import type { CallOutcome, CallRequest, GatewayServer } from '../shared/types.js
 import type { Upstreams } from './upstreams.js';
 import { validateArguments } from './validate.js';
 import type { CallClass } from '../../config/index.js';
+import type { CallerContext } from '../access/context.js';
 
 export interface CallPlan {
   tool: ToolRow;
@@ -16,6 +17,8 @@ export interface CallPlan {
   project: GatewayProject;
   /** A rule's call class for the tool in the caller's view, if any. */
   ruleClass: CallClass | undefined;
+  /** Who calls: a per-user server's call runs with their own sign-in (per-user.ts). */
+  caller: CallerContext;
 }
 
 export async function runToolCall(
@@ -29,7 +32,8 @@ export async function runToolCall(
   const argv = checkArgumentsObject(t.key, args);
   if (!t.schemaTruncatedFrom) validateArguments(t.key, t.contentHash, t.inputSchema, argv);
   await gateCall(plan.project, t.key, callClass(t.annotations, s.trusted, plan.ruleClass), req.confirm);
-  return upstreams.withCall(s, req, (conn, logMeta) =>
+  const on = { signal: req.signal, log: req.log, subject: plan.caller.subject };
+  return upstreams.withCall(s, on, (conn, logMeta) =>
     conn.callTool(t.name, argv, {
       timeoutMs: s.timeoutMs,
       ...(req.signal ? { signal: req.signal } : {}),

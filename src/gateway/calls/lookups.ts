@@ -9,6 +9,7 @@ import type { SandboxSpec } from '../../upstream/index.js';
 import type { GatewayServer, SandboxView, ServerSummary } from '../shared/types.js';
 import type { ToolRows } from './tool-rows.js';
 import type { Upstreams } from './upstreams.js';
+import { isPerUser, perUserSignInNeeded } from './per-user.js';
 
 /** The configured server, or a clear error naming the unknown id and the closest one. */
 export function lookupServer(servers: ReadonlyMap<string, GatewayServer>, id: string): GatewayServer {
@@ -41,6 +42,8 @@ export async function lookupTool(store: Store, lookup: ToolLookup, key: string):
   const row = servers.has(serverId) ? await store.servers.get(serverId) : undefined;
   if (row && row.status !== 'success' && row.toolCount === 0) {
     const head = `unknown tool ${quote(key)}: server "${serverId}" has no tools in the catalog because`;
+    if (row.status === 'needs_sign_in' && isPerUser(servers.get(serverId)!))
+      throw perUserSignInNeeded(serverId, undefined, `${head} nobody has linked their account yet`);
     if (row.status === 'needs_sign_in')
       throw new CarteError(
         'needs_sign_in',

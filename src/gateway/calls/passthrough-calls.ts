@@ -9,6 +9,7 @@ import {
 } from './passthrough.js';
 import type { GatewayServer, RequestLog } from '../shared/types.js';
 import type { Upstreams } from './upstreams.js';
+import { isPerUser } from './per-user.js';
 
 type Item = Record<string, unknown>;
 
@@ -110,8 +111,9 @@ export class PassthroughCalls {
 
   private list(live: GatewayServer[], kind: ListKind): Promise<Item[]> {
     const method = kind === 'resourceTemplates' ? 'resources/templates/list' : `${kind}/list`;
+    // A per-user server's resources and prompts are each caller's own: not relayed yet.
     return listFromAll(
-      live,
+      live.filter((s) => !isPerUser(s)),
       (s) => this.upstreams.connection(s),
       kind,
       (id, err) => this.warn(id, method, err),

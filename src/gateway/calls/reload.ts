@@ -2,6 +2,7 @@ import type { SyncReport } from '../../catalog/index.js';
 import type { Store } from '../../store/index.js';
 import type { GatewayServer } from '../shared/types.js';
 import type { Upstreams } from './upstreams.js';
+import { isPerUser } from './per-user.js';
 import type { CompiledRules } from '../../policy/index.js';
 import type { GatewayProject } from '../access/projects.js';
 import type { HotListOptions } from '../menu/hot-list.js';
@@ -56,7 +57,9 @@ export async function applyReload(
   const next = new Map(servers.map((s) => [s.id, s]));
   const report: ReloadReport = { ...planReload(current, servers), syncs: [] };
   for (const id of [...report.removed, ...report.changed]) await upstreams.close(id);
-  for (const id of report.updated) if (!next.get(id)!.enabled) await upstreams.close(id);
+  // A server turned per-user (or back) drops the connections opened with the other identity.
+  const turned = (id: string) => isPerUser(current.get(id)!) !== isPerUser(next.get(id)!);
+  for (const id of report.updated) if (!next.get(id)!.enabled || turned(id)) await upstreams.close(id);
   await store.servers.pruneExcept([...next.keys()]);
   for (const s of servers) await store.servers.reconcileConfig(s.id, s.configHash);
   await changed();

@@ -16,6 +16,7 @@ import {
 } from '../../upstream/index.js';
 import { LIFECYCLE_DEFAULTS, ServerLife, type LifecycleOptions } from './lifecycle.js';
 import { upstreamOAuth } from './oauth-vault.js';
+import { isPerUser, listingSubject, PerUserConnections } from './per-user.js';
 import { LogTaps } from './request-log.js';
 import type { GatewayServer, RequestLog, ServerState } from '../shared/types.js';
 
@@ -42,13 +43,16 @@ export class Upstreams {
   private readonly pool = new UpstreamPool();
   private readonly lives = new Map<string, ServerLife>();
   private readonly relisting = new Map<string, Promise<void>>();
-  private readonly relistAgain = new Set<string>();
+  /** Servers to re-list once more after the one running, with the subject whose connection asked. */
+  private readonly relistAgain = new Map<string, string | undefined>();
   private closed = false;
   private watcher?: UpstreamWatch;
   /** The server each running connection was opened for. */
   private readonly opened = new Map<string, GatewayServer>();
   /** 2026-era requests in flight that asked for log messages (request-log.ts). */
   private readonly logTaps = new LogTaps();
+  /** Connections of per-user servers, one per (server, subject), each with its subject's vault (per-user.ts). */
+  readonly perUser: PerUserConnections;
 
   constructor(
     private readonly store: Store,
@@ -56,7 +60,9 @@ export class Upstreams {
     private readonly limits: UpstreamLimits,
     private readonly onCatalogChange: () => Promise<void>,
     private readonly lifecycle: LifecycleOptions = LIFECYCLE_DEFAULTS,
-  ) {}
+  ) {
+    this.perUser = new PerUserConnections((s, subject, pool) => this.openPerUser(s, subject, pool), logger);
+  }
 
   life(id: string): ServerLife {
     let life = this.lives.get(id);
@@ -64,11 +70,15 @@ export class Upstreams {
     return life;
   }
 
-  /** The live connection, opened on first use (after any backoff); a fresh one re-lists its tools. */
+  /**
+   * The live connection, opened on first use (after any backoff); a fresh one re-lists its tools.
+   * A per-user server's is `subject`'s own; without a subject it is refused (per-user.ts).
+   */
   async connection(
     server: GatewayServer,
-    opts: { relist?: boolean; explicit?: boolean } = {},
+    opts: { relist?: boolean; explicit?: boolean; subject?: string | undefined } = {},
   ): Promise<UpstreamConnection> {
+    if (isPerUser(server)) return this.perUser.call(server, opts.subject, (c) => Promise.resolve(c));
     const known = await this.pool.peek(server.id);
     if (known) return known;
     if (this.closed)
@@ -86,7 +96,7 @@ export class Upstreams {
         known: await this.knownEra(server.id),
         maxMessageBytes: this.limits.maxResultBytes,
         ...(server.target.kind === 'remote'
-          ? { oauth: upstreamOAuth(this.store, server, this.logger)! }
+          ? { oauth: upstreamOAuth(this.store, server, { logger: this.logger })! }
           : {}),
         onToolsChanged: () => this.relist(server),
         onClose: (expected, limit) => this.onClosed(server, expected, limit),
@@ -117,16 +127,17 @@ export class Upstreams {
    * forgotten by `carte auth logout`) in another process or replica is used from the next request.
    */
   async reloadSignIns(): Promise<void> {
+    const shared = this.runningConnections().filter(({ server }) => server.target.kind === 'remote');
+    const own = this.perUser.openConnections();
     await Promise.all(
-      this.runningConnections()
-        .filter(({ server }) => server.target.kind === 'remote')
-        .map(({ server, conn }) =>
+      [...shared.map(({ server, conn }) => ({ serverId: server.id, conn })), ...own].map(
+        ({ serverId, conn }) =>
           conn
             .reloadSignIn()
             .catch((err: Error) =>
-              this.logger.warn(`[${server.id}] cannot read its sign-in again: ${err.message}`),
+              this.logger.warn(`[${serverId}] cannot read its sign-in again: ${err.message}`),
             ),
-        ),
+      ),
     );
   }
 
@@ -151,19 +162,23 @@ export class Upstreams {
   /**
    * Runs one call in a slot of the server's concurrency limit, then arms the idle timer. With
    * `log` (a 2026-era request that asked for log messages), the server's log messages reach it
-   * while the call runs, and `fn` gets the `_meta` that asks the upstream for them.
+   * while the call runs, and `fn` gets the `_meta` that asks the upstream for them. A per-user
+   * server's call runs on `subject`'s own connection (per-user.ts).
    */
   async withCall<T>(
     server: GatewayServer,
-    on: { signal?: AbortSignal | undefined; log?: RequestLog | undefined },
+    on: { signal?: AbortSignal | undefined; log?: RequestLog | undefined; subject?: string | undefined },
     fn: (conn: UpstreamConnection, meta: Record<string, unknown>) => Promise<T>,
   ): Promise<T> {
     const life = this.life(server.id);
     const release = await life.acquire(server.maxConcurrency, server.maxQueue, on.signal);
     const untap = on.log ? this.logTaps.add(server.id, on.log) : undefined;
     try {
-      const conn = await this.connection(server);
-      const result = await fn(conn, on.log ? conn.extras.logLevelMeta(on.log.level) : {});
+      const call = (conn: UpstreamConnection) =>
+        fn(conn, on.log ? conn.extras.logLevelMeta(on.log.level) : {});
+      const result = isPerUser(server)
+        ? await this.perUser.call(server, on.subject, call)
+        : await call(await this.connection(server));
       life.recordSuccess();
       return result;
     } catch (err) {
@@ -173,8 +188,10 @@ export class Upstreams {
       const refused = e.details?.circuitOpen === true;
       if (e.code === 'upstream_unavailable' && life.failures > 0 && !refused)
         life.lastError = e.operatorMessage;
-      // A sign-in lost mid-connection (a refused refresh, a revoked token): listings say so.
-      if (e.code === 'needs_sign_in') await this.markNeedsSignIn(server.id, e.operatorMessage);
+      // A sign-in lost mid-connection (a refused refresh, a revoked token): listings say so. A
+      // per-user server's is one caller's: the server stays usable for the others.
+      if (e.code === 'needs_sign_in' && !isPerUser(server))
+        await this.markNeedsSignIn(server.id, e.operatorMessage);
       throw err;
     } finally {
       untap?.();
@@ -183,8 +200,12 @@ export class Upstreams {
     }
   }
 
-  /** Connects and lists every tool, all within the server's discovery timeout. */
-  async discover(server: GatewayServer): Promise<Discovery> {
+  /**
+   * Connects and lists every tool, all within the server's discovery timeout. A per-user server
+   * lists with `subject`'s sign-in, else with the most recently linked one's (per-user.ts).
+   */
+  async discover(server: GatewayServer, subject?: string): Promise<Discovery> {
+    const whose = isPerUser(server) ? (subject ?? (await listingSubject(this.store, server.id))) : undefined;
     const deadline = Date.now() + server.discoveryTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -198,7 +219,7 @@ export class Upstreams {
       }, server.discoveryTimeoutMs);
     });
     const work = (async () => {
-      const conn = await this.connection(server, { relist: false, explicit: true });
+      const conn = await this.connection(server, { relist: false, explicit: true, subject: whose });
       const tools = await conn.listTools(Math.max(1, deadline - Date.now()));
       return { tools, protocolEra: conn.info.protocolEra, ...pickInfo(conn) };
     })();
@@ -208,18 +229,18 @@ export class Upstreams {
       this.armIdle(server);
       return discovery;
     } catch (err) {
-      await this.pool.close(server.id);
+      await (whose === undefined ? this.pool.close(server.id) : this.perUser.close(server.id, whose));
       throw err;
     } finally {
       clearTimeout(timer);
     }
   }
 
-  /** Discovers one server and writes the result to the store. */
-  async sync(server: GatewayServer): Promise<SyncReport> {
+  /** Discovers one server and writes the result to the store (a per-user one: see discover). */
+  async sync(server: GatewayServer, subject?: string): Promise<SyncReport> {
     // One replica at a time syncs a server of a shared store; the others wait, then sync again.
     const report = await this.store.exclusive(`sync:${server.id}`, () =>
-      syncServer(this.store, server.id, () => this.discover(server), {
+      syncServer(this.store, server.id, () => this.discover(server, subject), {
         limits: this.limits,
         serverDescription: server.description,
         pin: server.pin,
@@ -229,16 +250,19 @@ export class Upstreams {
     return report;
   }
 
-  /** Re-lists after `list_changed`; a notification during a re-list triggers one more after it. */
-  relist(server: GatewayServer): void {
+  /**
+   * Re-lists after `list_changed` (on a per-user server, through the connection of the `subject`
+   * it came from); a notification during a re-list triggers one more after it.
+   */
+  relist(server: GatewayServer, subject?: string): void {
     if (this.closed) return;
     if (this.relisting.has(server.id)) {
-      this.relistAgain.add(server.id);
+      this.relistAgain.set(server.id, subject);
       return;
     }
     const run = (async () => {
       try {
-        const conn = await this.connection(server, { relist: false });
+        const conn = await this.connection(server, { relist: false, subject });
         const tools = await conn.listTools(server.discoveryTimeoutMs);
         const report = await this.store.exclusive(`sync:${server.id}`, () =>
           applyDiscovery(
@@ -256,7 +280,11 @@ export class Upstreams {
         this.logger.warn(`[${server.id}] re-list after list_changed failed: ${(err as Error).message}`);
       } finally {
         this.relisting.delete(server.id);
-        if (this.relistAgain.delete(server.id)) this.relist(server);
+        if (this.relistAgain.has(server.id)) {
+          const again = this.relistAgain.get(server.id);
+          this.relistAgain.delete(server.id);
+          this.relist(server, again);
+        }
       }
     })();
     this.relisting.set(server.id, run);
@@ -290,7 +318,7 @@ export class Upstreams {
     await this.settle();
     if (id) this.lives.get(id)?.clearIdle();
     else this.lives.forEach((l) => l.clearIdle());
-    await (id ? this.pool.close(id) : this.pool.closeAll());
+    await Promise.all([id ? this.pool.close(id) : this.pool.closeAll(), this.perUser.close(id)]);
   }
 
   /** Records that the server wants a sign-in, so listings say so (its cached tools stay). */
@@ -303,6 +331,30 @@ export class Upstreams {
         this.logger.warn(`[${id}] cannot record that it needs a sign-in: ${err.message}`),
       );
     await this.onCatalogChange();
+  }
+
+  /** A per-user server's connection for `subject`, with their vault; found in `pool` when open. */
+  private async openPerUser(
+    server: GatewayServer,
+    subject: string,
+    pool: UpstreamPool,
+  ): Promise<UpstreamConnection> {
+    const open = await pool.peek(server.id);
+    if (open) return open;
+    if (this.closed)
+      throw new CarteError(
+        'upstream_unavailable',
+        `the gateway is shutting down; server "${server.id}" was not started`,
+      );
+    // No relay of its notifications: they are one caller's, and downstream sessions are everyone's.
+    return pool.connect(server.id, server.target, {
+      timeoutMs: server.discoveryTimeoutMs,
+      logger: this.logger,
+      known: await this.knownEra(server.id),
+      maxMessageBytes: this.limits.maxResultBytes,
+      oauth: upstreamOAuth(this.store, server, { logger: this.logger, subject })!,
+      onToolsChanged: () => this.relist(server, subject),
+    });
   }
 
   /** What the store remembers of the server's protocol era, for a probe-free reconnect. */

@@ -171,6 +171,13 @@ export const PG_MIGRATIONS: readonly { version: number; sql: string }[] = [
   },
   // Sandboxed registration (issue 42): the network hosts an approval granted.
   { version: 12, sql: 'ALTER TABLE proposals ADD COLUMN network_grant TEXT' },
+  // Per-user upstream identities (issue 41, "Teams"): a sign-in per server and subject ('' shared).
+  {
+    version: 13,
+    sql: `ALTER TABLE upstream_auth ADD COLUMN subject TEXT COLLATE "C" NOT NULL DEFAULT '',
+            DROP CONSTRAINT upstream_auth_pkey,
+            ADD PRIMARY KEY (server_id, subject)`,
+  },
 ];
 
 /** The schema version this build writes: SQLite's, which the last migration must reach. */

@@ -2,6 +2,7 @@ import type { SecretBox } from '../sqlite/secret-box.js';
 import {
   metaFromDb,
   sealContext,
+  SHARED_SUBJECT,
   type UpstreamAuthDbRow,
   type UpstreamAuthFacts,
   type UpstreamAuthMeta,
@@ -19,12 +20,20 @@ export class PgUpstreamAuthRepo implements UpstreamAuthContract {
     private readonly announce: Announce = () => Promise.resolve(),
   ) {}
 
-  async get(serverId: string): Promise<{ meta: UpstreamAuthMeta; record: unknown } | undefined> {
-    const r = await row<UpstreamAuthDbRow>(this.q, 'SELECT * FROM upstream_auth WHERE server_id = $1', [
-      serverId,
-    ]);
+  async get(
+    serverId: string,
+    subject: string = SHARED_SUBJECT,
+  ): Promise<{ meta: UpstreamAuthMeta; record: unknown } | undefined> {
+    const r = await row<UpstreamAuthDbRow>(
+      this.q,
+      'SELECT * FROM upstream_auth WHERE server_id = $1 AND subject = $2',
+      [serverId, subject],
+    );
     if (!r) return undefined;
-    return { meta: metaFromDb(r), record: JSON.parse(this.box.open(r.sealed, sealContext(serverId))) };
+    return {
+      meta: metaFromDb(r),
+      record: JSON.parse(this.box.open(r.sealed, sealContext(serverId, subject))),
+    };
   }
 
   async put(
@@ -33,20 +42,26 @@ export class PgUpstreamAuthRepo implements UpstreamAuthContract {
     facts: UpstreamAuthFacts,
     at: number = Date.now(),
   ): Promise<void> {
-    const sealed = this.box.seal(JSON.stringify(record), sealContext(serverId));
+    const { subject = SHARED_SUBJECT, ...clear } = facts;
+    const sealed = this.box.seal(JSON.stringify(record), sealContext(serverId, subject));
     await changes(
       this.q,
-      `INSERT INTO upstream_auth (server_id, sealed, expires_at, scope, refreshable, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (server_id) DO UPDATE SET sealed = excluded.sealed, expires_at = excluded.expires_at,
-         scope = excluded.scope, refreshable = excluded.refreshable, updated_at = excluded.updated_at`,
-      [serverId, sealed, facts.expiresAt, facts.scope, facts.refreshable ? 1 : 0, at],
+      `INSERT INTO upstream_auth (server_id, subject, sealed, expires_at, scope, refreshable, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (server_id, subject) DO UPDATE SET sealed = excluded.sealed,
+         expires_at = excluded.expires_at, scope = excluded.scope, refreshable = excluded.refreshable,
+         updated_at = excluded.updated_at`,
+      [serverId, subject, sealed, clear.expiresAt, clear.scope, clear.refreshable ? 1 : 0, at],
     );
     await this.announce();
   }
 
-  async remove(serverId: string): Promise<boolean> {
-    const removed = (await changes(this.q, 'DELETE FROM upstream_auth WHERE server_id = $1', [serverId])) > 0;
+  async remove(serverId: string, subject: string = SHARED_SUBJECT): Promise<boolean> {
+    const removed =
+      (await changes(this.q, 'DELETE FROM upstream_auth WHERE server_id = $1 AND subject = $2', [
+        serverId,
+        subject,
+      ])) > 0;
     if (removed) await this.announce();
     return removed;
   }
@@ -61,8 +76,8 @@ export class PgUpstreamAuthRepo implements UpstreamAuthContract {
   }
 
   async list(): Promise<UpstreamAuthMeta[]> {
-    return (await rows<UpstreamAuthDbRow>(this.q, 'SELECT * FROM upstream_auth ORDER BY server_id')).map(
-      metaFromDb,
-    );
+    return (
+      await rows<UpstreamAuthDbRow>(this.q, 'SELECT * FROM upstream_auth ORDER BY server_id, subject')
+    ).map(metaFromDb);
   }
 }

@@ -210,6 +210,23 @@ export const MIGRATIONS: readonly string[] = [
   // 12. Sandboxed registration (issue 42): the network hosts an approval granted (a JSON array;
   // NULL while pending, when rejected, or for a remote server).
   `ALTER TABLE proposals ADD COLUMN network_grant TEXT`,
+  // 13. Per-user upstream identities (issue 41, "Teams"): a sign-in belongs to a server and a
+  // subject (an identity provider's `sub`; '' is the deployment's shared sign-in, which every row
+  // from before this migration is). A primary key changes only by rebuilding the table.
+  `CREATE TABLE upstream_auth_next (
+     server_id TEXT NOT NULL,
+     subject TEXT NOT NULL DEFAULT '',
+     sealed TEXT NOT NULL,
+     expires_at INTEGER,
+     scope TEXT,
+     refreshable INTEGER NOT NULL DEFAULT 0,
+     updated_at INTEGER NOT NULL,
+     PRIMARY KEY (server_id, subject)
+   ) STRICT;
+   INSERT INTO upstream_auth_next (server_id, sealed, expires_at, scope, refreshable, updated_at)
+     SELECT server_id, sealed, expires_at, scope, refreshable, updated_at FROM upstream_auth;
+   DROP TABLE upstream_auth;
+   ALTER TABLE upstream_auth_next RENAME TO upstream_auth;`,
 ];
 
 /** The schema version this build writes. */

@@ -1,9 +1,14 @@
 import type { SecretBox } from './secret-box.js';
 import { prepared, type Db } from './sqlite.js';
 
+/** The subject of the deployment's shared sign-in (`oauth.identity: shared`). */
+export const SHARED_SUBJECT = '';
+
 /** What may be shown of a server's sign-in: never a secret. Times are unix epoch ms. */
 export interface UpstreamAuthMeta {
   serverId: string;
+  /** Whose sign-in: an identity provider's subject (`oauth.identity: per-user`), '' for the shared one. */
+  subject: string;
   /** When the access token expires, if the server said. */
   expiresAt: number | null;
   /** The scopes granted, space-separated, if the server said. */
@@ -13,11 +18,14 @@ export interface UpstreamAuthMeta {
   updatedAt: number;
 }
 
-/** What a save records in clear beside the sealed record. */
-export type UpstreamAuthFacts = Omit<UpstreamAuthMeta, 'serverId' | 'updatedAt'>;
+/** What a save records in clear beside the sealed record; `subject` absent: the shared sign-in. */
+export type UpstreamAuthFacts = Omit<UpstreamAuthMeta, 'serverId' | 'updatedAt' | 'subject'> & {
+  subject?: string;
+};
 
 export interface UpstreamAuthDbRow {
   server_id: string;
+  subject: string;
   sealed: string;
   expires_at: number | null;
   scope: string | null;
@@ -28,6 +36,7 @@ export interface UpstreamAuthDbRow {
 export function metaFromDb(r: UpstreamAuthDbRow): UpstreamAuthMeta {
   return {
     serverId: r.server_id,
+    subject: r.subject,
     expiresAt: r.expires_at,
     scope: r.scope,
     refreshable: r.refreshable !== 0,
@@ -35,12 +44,18 @@ export function metaFromDb(r: UpstreamAuthDbRow): UpstreamAuthMeta {
   };
 }
 
-/** The context a server's record is sealed under: a sealed value copied to another row does not open. */
-export const sealContext = (serverId: string): string => `upstream_auth:${serverId}`;
+/**
+ * The context a record is sealed under: a sealed value copied to another row (another server, or
+ * another subject's row of the same server) does not open. The shared sign-in's context is the one
+ * from before per-user identities, so its records still open. Server ids hold no `#`, so the
+ * first `#` ends the server id whatever the subject holds.
+ */
+export const sealContext = (serverId: string, subject: string = SHARED_SUBJECT): string =>
+  subject === SHARED_SUBJECT ? `upstream_auth:${serverId}` : `upstream_auth:${serverId}#${subject}`;
 
 /**
- * Each upstream's OAuth record (tokens, registered client, discovery), sealed with the store's
- * secret box (secret-box.ts): the database holds ciphertext only.
+ * Each upstream's OAuth records (tokens, registered client, discovery), one per subject, sealed
+ * with the store's secret box (secret-box.ts): the database holds ciphertext only.
  */
 export class UpstreamAuthRepo {
   constructor(
@@ -48,29 +63,44 @@ export class UpstreamAuthRepo {
     private readonly box: SecretBox,
   ) {}
 
-  /** The server's record, opened, with its clear facts; undefined when it has none. */
-  get(serverId: string): { meta: UpstreamAuthMeta; record: unknown } | undefined {
-    const r = prepared(this.db, 'SELECT * FROM upstream_auth WHERE server_id = ?').get(serverId) as
-      UpstreamAuthDbRow | undefined;
+  /** The record of the server's `subject` ('' shared), opened, with its clear facts; undefined when none. */
+  get(
+    serverId: string,
+    subject: string = SHARED_SUBJECT,
+  ): { meta: UpstreamAuthMeta; record: unknown } | undefined {
+    const r = prepared(this.db, 'SELECT * FROM upstream_auth WHERE server_id = ? AND subject = ?').get(
+      serverId,
+      subject,
+    ) as UpstreamAuthDbRow | undefined;
     if (!r) return undefined;
-    return { meta: metaFromDb(r), record: JSON.parse(this.box.open(r.sealed, sealContext(serverId))) };
+    return {
+      meta: metaFromDb(r),
+      record: JSON.parse(this.box.open(r.sealed, sealContext(serverId, subject))),
+    };
   }
 
-  /** Seals and saves the server's record (replacing any). */
+  /** Seals and saves the record of the server's `facts.subject` (shared when absent), replacing any. */
   put(serverId: string, record: unknown, facts: UpstreamAuthFacts, at: number = Date.now()): void {
-    const sealed = this.box.seal(JSON.stringify(record), sealContext(serverId));
+    const { subject = SHARED_SUBJECT, ...clear } = facts;
+    const sealed = this.box.seal(JSON.stringify(record), sealContext(serverId, subject));
     prepared(
       this.db,
-      `INSERT INTO upstream_auth (server_id, sealed, expires_at, scope, refreshable, updated_at)
-       VALUES (@serverId, @sealed, @expiresAt, @scope, @refreshable, @at)
-       ON CONFLICT(server_id) DO UPDATE SET sealed = excluded.sealed, expires_at = excluded.expires_at,
-         scope = excluded.scope, refreshable = excluded.refreshable, updated_at = excluded.updated_at`,
-    ).run({ serverId, sealed, ...facts, refreshable: facts.refreshable ? 1 : 0, at });
+      `INSERT INTO upstream_auth (server_id, subject, sealed, expires_at, scope, refreshable, updated_at)
+       VALUES (@serverId, @subject, @sealed, @expiresAt, @scope, @refreshable, @at)
+       ON CONFLICT(server_id, subject) DO UPDATE SET sealed = excluded.sealed,
+         expires_at = excluded.expires_at, scope = excluded.scope, refreshable = excluded.refreshable,
+         updated_at = excluded.updated_at`,
+    ).run({ serverId, subject, sealed, ...clear, refreshable: clear.refreshable ? 1 : 0, at });
   }
 
-  /** Forgets the server's record; false when there was none. */
-  remove(serverId: string): boolean {
-    return prepared(this.db, 'DELETE FROM upstream_auth WHERE server_id = ?').run(serverId).changes > 0;
+  /** Forgets the record of the server's `subject` ('' shared); false when there was none. */
+  remove(serverId: string, subject: string = SHARED_SUBJECT): boolean {
+    return (
+      prepared(this.db, 'DELETE FROM upstream_auth WHERE server_id = ? AND subject = ?').run(
+        serverId,
+        subject,
+      ).changes > 0
+    );
   }
 
   /**
@@ -88,11 +118,11 @@ export class UpstreamAuthRepo {
     );
   }
 
-  /** Every server's clear facts, by id (nothing is opened). */
+  /** Every record's clear facts, by server then subject (nothing is opened). */
   list(): UpstreamAuthMeta[] {
     const rows = prepared(
       this.db,
-      'SELECT * FROM upstream_auth ORDER BY server_id',
+      'SELECT * FROM upstream_auth ORDER BY server_id, subject',
     ).all() as UpstreamAuthDbRow[];
     return rows.map(metaFromDb);
   }

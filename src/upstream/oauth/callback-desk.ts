@@ -7,6 +7,8 @@ import { loginCommand } from './login-command.js';
 /** One sign-in's redirect: where it comes back, the answer carrying `state`, and the end of waiting. */
 export interface SignInCallback {
   redirectUrl: string;
+  /** Starts waiting for `state` before the page opens: a browser may come back before `result` is asked. */
+  expect?(state: string): void;
   result(state: string, serverId: string, timeoutMs: number): Promise<{ code: string; iss?: string }>;
   close(): void;
 }
@@ -20,13 +22,16 @@ export class CallbackDesk {
   /** One sign-in's callback at this desk (pass as `SignInOptions.callback`). */
   callback(): SignInCallback {
     let mine: string | undefined;
+    let arrived: Promise<URLSearchParams> | undefined;
+    const expect = (state: string): Promise<URLSearchParams> => {
+      if (mine === state && arrived) return arrived;
+      mine = state;
+      return (arrived = new Promise<URLSearchParams>((resolve) => this.waiting.set(state, resolve)));
+    };
     return {
       redirectUrl: this.redirectUrl,
-      result: (state, serverId, timeoutMs) => {
-        mine = state;
-        const arrived = new Promise<URLSearchParams>((resolve) => this.waiting.set(state, resolve));
-        return awaitAnswer(arrived, state, serverId, timeoutMs);
-      },
+      expect: (state) => void expect(state),
+      result: (state, serverId, timeoutMs) => awaitAnswer(expect(state), state, serverId, timeoutMs),
       close: () => {
         if (mine !== undefined) this.waiting.delete(mine);
       },

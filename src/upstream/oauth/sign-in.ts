@@ -52,6 +52,8 @@ export async function signIn(
       state,
       open: (u) => options.openUrl(u.href),
     });
+    // Waiting before the page opens: an automated browser can come back before auth() returns.
+    callback.expect?.(state);
     const asked = { serverUrl: url, ...challenge, ...(scope ? { scope } : {}) };
     // A person asked to sign in: a fresh authorization, not a refresh of what is held.
     if ((await auth(provider, { ...asked, forceReauthorization: true })) === 'REDIRECT') {

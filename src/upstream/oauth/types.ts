@@ -57,6 +57,8 @@ export interface OAuthSettings {
   /** client_credentials with private_key_jwt (RFC 7523): the PEM key file and its algorithm. */
   privateKeyFile?: string;
   signingAlgorithm?: string;
+  /** `shared` (one sign-in for the deployment; the default) or `per-user` (each OIDC subject's own). */
+  identity?: 'shared' | 'per-user';
 }
 
 /** OAuth for one connection: the server's vault and settings. */
