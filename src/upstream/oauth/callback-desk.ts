@@ -4,43 +4,65 @@
 import { CarteError } from '../../errors.js';
 import { loginCommand } from './login-command.js';
 
+/** How a sign-in ended, as the page the browser lands on tells it (never a token). */
+export type SignInOutcome = { ok: true } | { ok: false; message: string };
+
 /** One sign-in's redirect: where it comes back, the answer carrying `state`, and the end of waiting. */
 export interface SignInCallback {
   redirectUrl: string;
   result(state: string, serverId: string, timeoutMs: number): Promise<{ code: string; iss?: string }>;
-  close(): void;
+  /** Ends the wait; `outcome` is how the sign-in ended (after the code exchange). */
+  close(outcome?: SignInOutcome): void;
+}
+
+/** A redirect handed to its sign-in: which server, and how the sign-in ends once the code is exchanged. */
+export interface DeliveredAnswer {
+  server: string;
+  outcome: Promise<SignInOutcome>;
+}
+
+interface Waiter {
+  server: string;
+  answer(query: URLSearchParams): Promise<SignInOutcome>;
 }
 
 /** The sign-ins waiting at one redirect URI, by state. */
 export class CallbackDesk {
-  private readonly waiting = new Map<string, (query: URLSearchParams) => void>();
+  private readonly waiting = new Map<string, Waiter>();
 
   constructor(readonly redirectUrl: string) {}
 
   /** One sign-in's callback at this desk (pass as `SignInOptions.callback`). */
   callback(): SignInCallback {
     let mine: string | undefined;
+    let settle: (outcome: SignInOutcome) => void = () => undefined;
+    const ended = new Promise<SignInOutcome>((resolve) => (settle = resolve));
     return {
       redirectUrl: this.redirectUrl,
       result: (state, serverId, timeoutMs) => {
         mine = state;
-        const arrived = new Promise<URLSearchParams>((resolve) => this.waiting.set(state, resolve));
+        const arrived = new Promise<URLSearchParams>((resolve) =>
+          this.waiting.set(state, {
+            server: serverId,
+            answer: (query) => (resolve(query), ended),
+          }),
+        );
         return awaitAnswer(arrived, state, serverId, timeoutMs);
       },
-      close: () => {
+      close: (outcome) => {
         if (mine !== undefined) this.waiting.delete(mine);
+        settle(outcome ?? { ok: false, message: 'the sign-in ended without an answer' });
       },
     };
   }
 
-  /** Hands a redirect's query to the sign-in waiting for its state; false when none is. */
-  deliver(query: URLSearchParams): boolean {
+  /** Hands a redirect's query to the sign-in waiting for its state; undefined when none is. */
+  deliver(query: URLSearchParams): DeliveredAnswer | undefined {
     const state = query.get('state');
     const waiter = state === null ? undefined : this.waiting.get(state);
-    if (!waiter) return false;
+    if (!waiter) return undefined;
     this.waiting.delete(state!);
-    waiter(query);
-    return true;
+    return { server: waiter.server, outcome: waiter.answer(query) };
   }
 }
 
