@@ -46,6 +46,7 @@ export { QUARANTINE_KINDS } from './sqlite/trust-repo.js';
 export { TOKEN_CACHE_TTL_MS } from './sqlite/tokens-repo.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
 export type { SecretKeySource } from './sqlite/secret-box.js';
+export { finishKeyFileRotation, rotateKeyFile } from './sqlite/secret-box.js';
 export type { UpstreamAuthFacts, UpstreamAuthMeta } from './sqlite/upstream-auth-repo.js';
 export { copyStore, STORE_TABLES, type TableCopy } from './copy.js';
 export { withoutUrlPassword } from './pg/store-url.js';

@@ -49,6 +49,7 @@ export class PgUpstreamAuthRepo implements UpstreamAuthContract {
 
   /** The SQLite repo's `reseal`: every row not under the current key, in one transaction. */
   async reseal(progress?: ResealProgress): Promise<{ resealed: number; total: number }> {
+    this.box.check();
     return atomically(this.q, async (client) => {
       const all = await rows<UpstreamAuthDbRow>(
         client,

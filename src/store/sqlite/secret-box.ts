@@ -9,7 +9,18 @@
 // the id 8 characters of a hash of the key (it reveals nothing of the key), so opening picks the
 // key at once. The first format, `v1.<iv>.<tag>.<body>`, names none: each key is tried.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { CarteError } from '../../errors.js';
 
 /** Where the keys come from: the variables' values (read by the CLI), else the key file's path. */
@@ -28,6 +39,8 @@ export interface SecretBox {
   open(sealed: string, context: string): string;
   /** Whether `sealed` names the current key (false: a previous key, or the first format, which names none). */
   isCurrent(sealed: string): boolean;
+  /** Reads every key now (current and previous), so a malformed one is named before any work. */
+  check(): void;
 }
 
 /** How the messages say to make a key. */
@@ -74,6 +87,10 @@ export function secretBox(source: SecretKeySource = {}): SecretBox {
     isCurrent(sealed) {
       const [version, id] = sealed.split('.');
       return version === 'v2' && id === keys.current().id;
+    },
+    check() {
+      keys.current();
+      keys.previous();
     },
   };
 }
@@ -194,4 +211,56 @@ export function decodeKey(text: string, where: string): Buffer {
       `${where} is not a 32-byte key in base64 or hex (44 base64 characters, or 64 hex digits); ${MAKE_KEY}`,
     );
   return bytes;
+}
+
+/**
+ * The key file's half of a local rotation (`carte auth rotate-key`): keeps the key as
+ * `<file>.previous` and writes a fresh one, each file whole (0600, written aside, then renamed).
+ * `resumed`: a `<file>.previous` other than the key is there already (a rotation was interrupted),
+ * so no new key is made; `no_key`: there is no key file yet.
+ */
+export function rotateKeyFile(file: string): 'rotated' | 'resumed' | 'no_key' {
+  const previous = `${file}.previous`;
+  const current = readKeyFile(file);
+  const before = readKeyFile(previous);
+  if (before && !(current && before.equals(current))) return 'resumed';
+  if (!current) return 'no_key';
+  writeKeyFile(previous, current);
+  writeKeyFile(file, randomBytes(KEY_BYTES));
+  return 'rotated';
+}
+
+/** Ends a local rotation: every sign-in is sealed under the new key, so the previous one goes. */
+export function finishKeyFileRotation(file: string): void {
+  rmSync(`${file}.previous`, { force: true });
+}
+
+function readKeyFile(path: string): Buffer | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw asKeyError(err, path);
+  }
+  return decodeKey(text.trim(), `the key file "${path}"`);
+}
+
+/** Writes a key file whole: to a file beside it (0600), flushed, then renamed over it. */
+function writeKeyFile(path: string, key: Buffer): void {
+  const aside = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(aside, 'w', 0o600);
+    try {
+      writeSync(fd, `${key.toString('base64')}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(aside, 0o600); // a umask cannot widen it, but an old file of that name could be wider
+    renameSync(aside, path);
+  } catch (err) {
+    rmSync(aside, { force: true });
+    throw asKeyError(err, path);
+  }
 }

@@ -57,6 +57,7 @@ export function resealed(box: SecretBox, r: UpstreamAuthDbRow): string | undefin
   try {
     plain = box.open(r.sealed, context);
   } catch (err) {
+    if (!(err instanceof CarteError) || err.code !== 'store') throw err; // a malformed key, named
     throw new CarteError(
       'store',
       `the sign-in of server "${r.server_id}" opens with neither the current nor the previous secret key; nothing was re-sealed. Give the key that sealed it as the previous key, or forget it with \`carte auth logout ${r.server_id}\` and run this again`,
@@ -101,6 +102,7 @@ export class UpstreamAuthRepo {
    * all or nothing. Each row is found again by its old sealed value, whatever its key columns.
    */
   reseal(progress?: ResealProgress): { resealed: number; total: number } {
+    this.box.check();
     return this.db
       .transaction(() => {
         const all = prepared(
