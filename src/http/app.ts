@@ -18,9 +18,8 @@ import { agentRequestSite } from './agent-requests.js';
 import { mcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
 import { mcpLane, type Lane } from './mcp-lane.js';
 import { metricsRoutes } from './metrics.js';
-import { oauthCallbackRoutes } from './oauth-callback.js';
 import type { HttpDeps, HttpEnv } from './shared/types.js';
-import { webRoutes } from './web.js';
+import { oauthCallbackRoutes, webRoutes } from './web.js';
 
 export interface HttpAppOptions {
   /** The bound address, for the Host check (default 127.0.0.1). */
