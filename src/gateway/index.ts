@@ -181,10 +181,18 @@ export type { AuditCursor, CallBucket, ServerUsage } from '../store/index.js';
 export {
   signInToServer,
   signOutOfServer,
+  signInStates,
   upstreamAuthStatus,
   type SignInSite,
   type UpstreamAuthStatus,
 } from './upstream-sign-in.js';
 export { signInThroughClient, type UrlAsker } from './elicited-sign-in.js';
-export { CallbackDesk } from '../upstream/index.js';
+export {
+  rotateSecretKey,
+  type KeyRotation,
+  type KeyRotationReport,
+  type KeyRotationSource,
+} from './key-rotation.js';
+export { endSignIn, startSignIn, type EndedSignIn, type StartedSignIn } from './started-sign-in.js';
+export { CallbackDesk, type SignInOutcome } from '../upstream/index.js';
 export { urlOpener, loginCommand, type Revocation, type SignedIn } from '../upstream/index.js';

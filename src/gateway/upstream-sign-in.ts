@@ -174,6 +174,16 @@ export async function upstreamAuthStatus(
   });
 }
 
+/** The sign-in state of each remote server among `ids` (the others are left out), by id. */
+export async function signInStates(
+  site: SignInSite,
+  ids: readonly string[],
+): Promise<Map<string, UpstreamAuthStatus>> {
+  const remote = ids.filter((id) => site.gateway.server(id).target.kind === 'remote');
+  if (remote.length === 0) return new Map();
+  return new Map((await upstreamAuthStatus(site, remote)).map((s) => [s.server, s]));
+}
+
 type RemoteServer = GatewayServer & { target: { kind: 'remote' } };
 
 function remoteServer(gateway: Gateway, id: string): RemoteServer {

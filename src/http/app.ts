@@ -19,7 +19,7 @@ import { mcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
 import { mcpLane, type Lane } from './mcp-lane.js';
 import { metricsRoutes } from './metrics.js';
 import type { HttpDeps, HttpEnv } from './shared/types.js';
-import { webRoutes } from './web.js';
+import { oauthCallbackRoutes, webRoutes } from './web.js';
 
 export interface HttpAppOptions {
   /** The bound address, for the Host check (default 127.0.0.1). */
@@ -129,13 +129,8 @@ export function createHttpApp(deps: HttpDeps, options: HttpAppOptions = {}): Htt
   // The metrics cover every project's servers: the route asks for the admin scope.
   app.use('/metrics', auth);
   app.route('/', metricsRoutes(deps, limiter));
-  // A sign-in asked of an agent's client comes back here (no bearer: the state binds the answer).
-  app.get('/oauth/callback', (c) => {
-    const delivered = deps.gateway.callbackDesk?.deliver(new URL(c.req.url).searchParams) ?? false;
-    return delivered
-      ? c.text('Signed in. You can close this tab and go back to your agent.\n')
-      : c.text('No sign-in is waiting for this answer (it expired, or was already used).\n', 400);
-  });
+  // A sign-in to a remote server comes back here (no bearer: the state binds the answer).
+  app.route('/', oauthCallbackRoutes(deps));
   app.route('/', webRoutes(deps));
 
   app.notFound((c) =>

@@ -46,6 +46,7 @@ export { QUARANTINE_KINDS } from './sqlite/trust-repo.js';
 export { TOKEN_CACHE_TTL_MS } from './sqlite/tokens-repo.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
 export type { SecretKeySource } from './sqlite/secret-box.js';
+export { finishKeyFileRotation, rotateKeyFile } from './sqlite/secret-box.js';
 export {
   SHARED_SUBJECT,
   type UpstreamAuthFacts,

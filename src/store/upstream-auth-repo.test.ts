@@ -96,8 +96,47 @@ describe.each(testEngines(afterEach))('UpstreamAuthRepo on $name', (engine) => {
   it('refuses a CARTE_SECRET_KEY that is not 32 bytes, without echoing it', async () => {
     const store = await engine.open({ secretKey: { key: 'not-a-key' } });
     await expect(store.upstreamAuth.put('notes', record, facts)).rejects.toThrow(
-      'CARTE_SECRET_KEY is not a 32-byte key in base64 or hex; make one with "openssl rand -base64 32"',
+      'CARTE_SECRET_KEY is not a 32-byte key in base64 or hex (44 base64 characters, or 64 hex digits); make one with "openssl rand -base64 32"',
     );
+  });
+
+  it('re-seals every row under the new key in one go, and a second run finds nothing to do', async () => {
+    const old = await engine.open({ secretKey: { key: KEY } });
+    await old.upstreamAuth.put('notes', record, facts, 1000);
+    await old.upstreamAuth.put('tasks', { ...record, n: 2 }, facts, 1000);
+    await old.upstreamAuth.put('tasks', { ...record, n: 3 }, { ...facts, subject: 'alice' }, 1000);
+    const rotating = await engine.reopen(old, { secretKey: { key: OTHER, previousKey: KEY } });
+    const seen: string[] = [];
+    const done = await rotating.upstreamAuth.reseal((id, i, n) => seen.push(`${i + 1}/${n} ${id}`));
+    expect(done).toEqual({ resealed: 3, total: 3 });
+    expect(seen).toEqual(['1/3 notes', '2/3 tasks', '3/3 tasks']);
+    expect(await rotating.upstreamAuth.reseal()).toEqual({ resealed: 0, total: 3 });
+    // The new key alone opens them; the old key alone no longer does; the clear facts are unchanged.
+    const after = await engine.reopen(old, { secretKey: { key: OTHER } });
+    expect((await after.upstreamAuth.get('tasks'))?.record).toEqual({ ...record, n: 2 });
+    // A person's record is re-sealed under its own context (server and subject).
+    expect((await after.upstreamAuth.get('tasks', 'alice'))?.record).toEqual({ ...record, n: 3 });
+    expect(await after.upstreamAuth.list()).toEqual(
+      [
+        ['notes', ''],
+        ['tasks', ''],
+        ['tasks', 'alice'],
+      ].map(([serverId, subject]) => ({ serverId, subject, ...facts, updatedAt: 1000 })),
+    );
+    const before = await engine.reopen(old, { secretKey: { key: KEY } });
+    await expect(before.upstreamAuth.get('notes')).rejects.toThrow('cannot be opened with this secret key');
+  });
+
+  it('re-seals nothing when one row opens with neither key, naming its server', async () => {
+    const store = await engine.open({ secretKey: { key: KEY } });
+    await store.upstreamAuth.put('notes', record, facts);
+    const lost = await engine.reopen(store, { secretKey: { key: Buffer.alloc(32, 3).toString('base64') } });
+    await lost.upstreamAuth.put('zeta', record, facts);
+    const rotating = await engine.reopen(store, { secretKey: { key: OTHER, previousKey: KEY } });
+    await expect(rotating.upstreamAuth.reseal()).rejects.toThrow(
+      'the sign-in of server "zeta" opens with neither the current nor the previous secret key; nothing was re-sealed',
+    );
+    expect((await store.upstreamAuth.get('notes'))?.record).toEqual(record); // still under the old key
   });
 });
 

@@ -19,7 +19,7 @@ export type { SandboxSpec, SandboxSupport, LimitMechanism } from './sandbox/type
 export type { OAuthEvent, OAuthRecord, OAuthSettings, OAuthVault, UpstreamOAuth } from './oauth/types.js';
 import type { signIn as signInNow } from './oauth/sign-in.js';
 export type { SignedIn, SignInOptions } from './oauth/sign-in.js';
-export type { SignInCallback } from './oauth/callback-desk.js';
+export type { DeliveredAnswer, SignInCallback, SignInOutcome } from './oauth/callback-desk.js';
 /** Signs in to a server (oauth/sign-in.ts), loading the OAuth client (the MCP SDK) only then. */
 export async function signIn(...args: Parameters<typeof signInNow>): ReturnType<typeof signInNow> {
   return (await import('./oauth/sign-in.js')).signIn(...args);

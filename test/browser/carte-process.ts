@@ -19,7 +19,8 @@ export interface CarteProcess {
   stop(): Promise<void>;
 }
 
-export async function startCarte(): Promise<CarteProcess> {
+/** `remote`: more servers, by id, each a remote URL (the sign-in test's OAuth server). */
+export async function startCarte(options: { remote?: Record<string, string> } = {}): Promise<CarteProcess> {
   const tmp = tempDir('carte-browser-');
   const dir = tmp.dir;
   const config = join(dir, 'carte.yaml');
@@ -40,6 +41,7 @@ export async function startCarte(): Promise<CarteProcess> {
       `    command: ${q(process.execPath)}`,
       `    args: [${q(join(FIXTURES, 'paginated.mjs'))}]`,
       '    sandbox: { network: [registry.npmjs.org, "localhost:5173"], memoryMb: 256, maxProcesses: 32 }',
+      ...Object.entries(options.remote ?? {}).map(([id, url]) => `  ${id}: { url: ${q(url)} }`),
       'rules:',
       "  - { match: 'everything/echo', pin: true }",
       // Only this exact node is approved at once; `node` from PATH is not it, so memory waits.

@@ -1,37 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { FIXTURES, ROOT, tempDir } from './helpers.js';
+import { FIXTURES, ROOT, startSdkExample, tempDir } from './helpers.js';
 
 // Slow: issue 41 end to end with the built CLI against the MCP SDK's own OAuth example server
 // (`simpleStreamableHttp.js --oauth`: a protected MCP server and its authorization server, which
 // approves at once). `carte sync` says it needs a sign-in; `carte auth login` with $BROWSER set to
 // a script that follows redirects signs in; then sync and call work; logout forgets it.
 const BIN = join(ROOT, 'bin', 'carte.js');
-const EXAMPLE = join(
-  ROOT,
-  'node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js',
-);
 const tmp = tempDir();
 const DATA = join(tmp.dir, 'data');
 const CONFIG = join(tmp.dir, 'carte.yaml');
-let server: ChildProcess | undefined;
+let example: { url: string; stop: () => void } | undefined;
 const outputs: string[] = [];
 
 afterAll(() => {
-  server?.kill('SIGKILL');
+  example?.stop();
   tmp.cleanup();
 });
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 function carte(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = {
@@ -54,21 +41,9 @@ function carte(...args: string[]): Promise<{ code: number; stdout: string; stder
 }
 
 beforeAll(async () => {
-  const [port, authPort] = [await freePort(), await freePort()];
-  server = spawn(process.execPath, [EXAMPLE, '--oauth'], {
-    env: { ...process.env, MCP_PORT: String(port), MCP_AUTH_PORT: String(authPort) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    server!.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (/listening on port/i.test(out) && out.includes(String(port))) resolve();
-    });
-    server!.once('exit', (code) => reject(new Error(`the example server exited with ${code}: ${out}`)));
-  });
+  example = await startSdkExample({ oauth: true });
   // The example's protected-resource metadata names `localhost`: the URL must be that resource.
-  writeFileSync(CONFIG, `servers:\n  notes:\n    url: http://localhost:${port}/mcp\n`);
+  writeFileSync(CONFIG, `servers:\n  notes:\n    url: ${example.url}\n`);
 }, 30_000);
 
 describe('carte auth with the SDK example OAuth server', () => {

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { loadConfigFile } from '../../src/config/index.js';
@@ -16,7 +14,7 @@ import {
 } from '../../src/gateway/index.js';
 import { createHttpApp, listenHttp } from '../../src/http/index.js';
 import { createMcpServer } from '../../src/mcp/index.js';
-import { memoryLogger, ROOT, tempDir } from './helpers.js';
+import { memoryLogger, startSdkExample, tempDir } from './helpers.js';
 
 // Slow: issue 41, "in the middle of an agent's work" (MCP 2025-11-25 URL elicitation, SEP-1036).
 // An SDK client that declares `elicitation.url` calls a tool of the SDK's OAuth example server
@@ -24,42 +22,18 @@ import { memoryLogger, ROOT, tempDir } from './helpers.js';
 // mode url, an elicitationId), receives the code (a loopback listener in process; the HTTP face's
 // /oauth/callback over HTTP), sends notifications/elicitation/complete and the call completes.
 // A client without it gets the error naming `carte auth login`.
-const EXAMPLE = join(
-  ROOT,
-  'node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js',
-);
 const KEY = Buffer.alloc(32, 23).toString('base64');
 const tmp = tempDir('carte-elicit-');
 const CONFIG = join(tmp.dir, 'carte.yaml');
-let example: ChildProcess | undefined;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
+let example: { url: string; stop: () => void } | undefined;
 
 beforeAll(async () => {
-  const [port, authPort] = [await freePort(), await freePort()];
-  example = spawn(process.execPath, [EXAMPLE, '--oauth'], {
-    env: { ...process.env, MCP_PORT: String(port), MCP_AUTH_PORT: String(authPort) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    example!.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (/listening on port/i.test(out) && out.includes(String(port))) resolve();
-    });
-    example!.once('exit', (code) => reject(new Error(`the example server exited with ${code}: ${out}`)));
-  });
-  writeFileSync(CONFIG, `servers:\n  notes:\n    url: http://localhost:${port}/mcp\n`);
+  example = await startSdkExample({ oauth: true });
+  writeFileSync(CONFIG, `servers:\n  notes:\n    url: ${example.url}\n`);
 }, 30_000);
 
 afterAll(() => {
-  example?.kill('SIGKILL');
+  example?.stop();
   tmp.cleanup();
 });
 

@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -20,6 +22,44 @@ export const FIXTURES = join(ROOT, 'test', 'fixtures');
 /** The entry file of an installed reference server. */
 export function referenceEntry(pkg: string): string {
   return join(require.resolve(`@modelcontextprotocol/${pkg}/package.json`), '..', 'dist', 'index.js');
+}
+
+/**
+ * The MCP SDK's example server (`simpleStreamableHttp.js`), with `oauth` a protected MCP server and
+ * its authorization server (which approves at once, without a page: following the redirects of its
+ * authorization URL lands on the client's redirect URI). `url` names `localhost`, the resource its
+ * protected-resource metadata names. Without `oauth`, the same server asks for no sign-in.
+ */
+export async function startSdkExample(
+  options: { oauth?: boolean } = {},
+): Promise<{ url: string; stop: () => void }> {
+  const entry = join(
+    ROOT,
+    'node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js',
+  );
+  const [port, authPort] = [await freeLoopbackPort(), await freeLoopbackPort()];
+  const child = spawn(process.execPath, [entry, ...(options.oauth ? ['--oauth'] : [])], {
+    env: { ...process.env, MCP_PORT: String(port), MCP_AUTH_PORT: String(authPort) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (/listening on port/i.test(out) && out.includes(String(port))) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the SDK example server exited with ${code}: ${out}`)));
+  });
+  return { url: `http://localhost:${port}/mcp`, stop: () => void child.kill('SIGKILL') };
+}
+
+/** A loopback port that was free a moment ago (for a program that takes its port from its env). */
+export async function freeLoopbackPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
 }
 
 export function tempDir(prefix = 'carte-test-'): { dir: string; cleanup: () => void } {

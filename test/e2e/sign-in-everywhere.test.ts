@@ -1,57 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfigFile } from '../../src/config/index.js';
 import { Gateway, LOCAL_CALLER as ME, openStore, serversFromConfig } from '../../src/gateway/index.js';
 import { createDatabase, PG_RUN_URL } from '../../src/store/test-engines.js';
-import { FIXTURES, memoryLogger, ROOT, tempDir } from './helpers.js';
+import { FIXTURES, memoryLogger, ROOT, startSdkExample, tempDir } from './helpers.js';
 
 // Slow: issue 41, "one sign-in, everywhere". A gateway running in this process (as `carte serve
 // --http` or a daemon would) on the same store as the CLI, and on PostgreSQL a second replica:
 // `carte auth login` in another process makes their next call work without a restart, and
 // `carte auth logout` makes it need a sign-in again. The upstream is the MCP SDK's OAuth example.
 const BIN = join(ROOT, 'bin', 'carte.js');
-const EXAMPLE = join(
-  ROOT,
-  'node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js',
-);
 const KEY = Buffer.alloc(32, 17).toString('base64');
 /** How long a replica may take to hear of the CLI's change (notifications; room for a loaded machine). */
 const HEARD_WITHIN_MS = 10_000;
 const tmp = tempDir('carte-everywhere-');
 const CONFIG = join(tmp.dir, 'carte.yaml');
-let server: ChildProcess | undefined;
+let example: { url: string; stop: () => void } | undefined;
 
 afterAll(() => {
-  server?.kill('SIGKILL');
+  example?.stop();
   tmp.cleanup();
 });
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
 beforeAll(async () => {
-  const [port, authPort] = [await freePort(), await freePort()];
-  server = spawn(process.execPath, [EXAMPLE, '--oauth'], {
-    env: { ...process.env, MCP_PORT: String(port), MCP_AUTH_PORT: String(authPort) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    server!.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (/listening on port/i.test(out) && out.includes(String(port))) resolve();
-    });
-    server!.once('exit', (code) => reject(new Error(`the example server exited with ${code}: ${out}`)));
-  });
-  writeFileSync(CONFIG, `servers:\n  notes:\n    url: http://localhost:${port}/mcp\n`);
+  example = await startSdkExample({ oauth: true });
+  writeFileSync(CONFIG, `servers:\n  notes:\n    url: ${example.url}\n`);
 }, 30_000);
 
 function carte(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stderr: string }> {

@@ -48,8 +48,21 @@ export interface ServerInfo {
   state?: string;
   lastDiscovery?: string | null;
   lastError?: string | null;
+  /** A remote server's sign-in: its state for everyone; scopes and expiry for admins. Never a token. */
+  signIn?: SignInInfo;
   /** A stdio server's confinement: null when unsandboxed; absent for remote servers. */
   sandbox?: SandboxInfo | null;
+}
+export interface SignInInfo {
+  state: 'signed_in' | 'expired' | 'needs_sign_in' | 'not_needed' | 'per_user';
+  scope?: string | null;
+  expiresAt?: string | null;
+  refreshable?: boolean;
+}
+export interface StartedSignIn {
+  server: string;
+  state: 'waiting' | 'signed_in';
+  authorizationUrl?: string;
 }
 export interface SandboxInfo {
   network: string[];

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import type { CAC } from 'cac';
 import { CarteError } from '../../errors.js';
 import {
   loginCommand,
+  rotateSecretKey,
   signInToServer,
   signOutOfServer,
   upstreamAuthStatus,
@@ -38,12 +40,21 @@ export const AUTH_ACTIONS: ActionHelps = {
     summary: "Forget a server's sign-in, revoking its tokens first where the server offers revocation.",
     options: [],
   },
+  'rotate-key': {
+    usage: '',
+    summary:
+      'Seal every sign-in again under a new secret key: a new secret.key (the old kept as secret.key.previous until done), or, with CARTE_SECRET_KEY set, that key (the old one in CARTE_SECRET_KEY_PREVIOUS). Run it again if it was interrupted.',
+    options: [],
+  },
 };
 
 /** `carte auth login|status|logout`: sign-ins to remote upstreams (docs/upstream-auth.md). */
 export function registerAuth(cli: CAC): void {
   cli
-    .command('auth <action> [id]', 'login ID: sign in to a remote server; status: sign-ins; logout ID')
+    .command(
+      'auth <action> [id]',
+      'login ID: sign in to a remote server; status: sign-ins; logout ID; rotate-key',
+    )
     .option('--no-browser', 'login: print the URL to open instead of opening a browser')
     .option('--timeout <duration>', 'login: how long to wait for the sign-in (default: 5m)')
     .option('--json', 'status: print JSON')
@@ -51,9 +62,9 @@ export function registerAuth(cli: CAC): void {
       if (!Object.hasOwn(AUTH_ACTIONS, action))
         throw new CarteError(
           'bad_input',
-          `unknown auth action ${JSON.stringify(action)}; use login, status or logout`,
+          `unknown auth action ${JSON.stringify(action)}; use login, status, logout or rotate-key`,
         );
-      if (action !== 'status' && id === undefined)
+      if (action !== 'status' && action !== 'rotate-key' && id === undefined)
         throw new CarteError(
           'bad_input',
           `carte auth ${action} needs a server id; run "carte auth status" to see them`,
@@ -63,6 +74,7 @@ export function registerAuth(cli: CAC): void {
       try {
         if (action === 'login') await login(app, String(id), flags.browser !== false, timeoutMs);
         else if (action === 'logout') await logout(app, String(id));
+        else if (action === 'rotate-key') await rotateKey(app);
         else await status(app, id, flags.json === true);
       } finally {
         await app.close();
@@ -92,6 +104,29 @@ async function logout(app: App, id: string): Promise<void> {
         ? 'the server offers no revocation'
         : `revoking failed (${revocation.failed})`;
   out(`signed out of "${id}": ${revoked}, and Carte forgot them; \`${loginCommand(id)}\` signs in again`);
+}
+
+async function rotateKey(app: App): Promise<void> {
+  const r = await rotateSecretKey(
+    app.store,
+    {
+      keyFile: join(app.dataDir, 'secret.key'),
+      envKey: !!process.env.CARTE_SECRET_KEY,
+      envPreviousKey: !!process.env.CARTE_SECRET_KEY_PREVIOUS,
+    },
+    {
+      step: (text) => note(text),
+      record: (id, i, n) => note(`[${i + 1}/${n}] ${id}`),
+    },
+  );
+  const count = `re-sealed ${r.resealed} sign-in${r.resealed === 1 ? '' : 's'}`;
+  const kept = r.total - r.resealed;
+  const already = kept > 0 ? ` (${kept} already under the new key)` : '';
+  out(
+    r.mode === 'env'
+      ? `${count} under CARTE_SECRET_KEY${already}; once every replica runs with it, remove CARTE_SECRET_KEY_PREVIOUS`
+      : `${count} under the new secret.key${already}; the previous key is removed`,
+  );
 }
 
 async function status(app: App, id: string | undefined, json: boolean): Promise<void> {

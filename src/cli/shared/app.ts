@@ -146,6 +146,10 @@ export async function openApp(
     // Upstream sign-ins are sealed under CARTE_SECRET_KEY, else <dataDir>/secret.key (docs/upstream-auth.md).
     secretKey: {
       ...(process.env.CARTE_SECRET_KEY ? { key: process.env.CARTE_SECRET_KEY } : {}),
+      // The key before a rotation: what it sealed still opens (`carte auth rotate-key`).
+      ...(process.env.CARTE_SECRET_KEY_PREVIOUS
+        ? { previousKey: process.env.CARTE_SECRET_KEY_PREVIOUS }
+        : {}),
       file: join(loaded.dataDir, 'secret.key'),
     },
     lease: leaseOf(loaded.config.store.leaseSeconds),

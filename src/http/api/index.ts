@@ -10,6 +10,7 @@ import { registerMenu } from './menu.js';
 import { registerOpenApi } from './openapi.js';
 import { registerSearch } from './search.js';
 import { registerServers } from './servers.js';
+import { registerSignIns } from './sign-ins.js';
 import { registerTokens } from './tokens.js';
 import { registerTools } from './tools.js';
 
@@ -32,6 +33,7 @@ export function apiRoutes(deps: HttpDeps): OpenAPIHono<HttpEnv> {
   registerMenu(app, deps);
   registerTools(app, deps);
   registerServers(app, deps);
+  registerSignIns(app, deps);
   registerApprovals(app, deps);
   registerAudit(app, deps);
   registerActivity(app, deps);

@@ -1,14 +1,41 @@
 // GET /servers: the caller's project's servers. Every caller sees what an agent sees (tool
 // count, usable, why not); an admin also sees state, discovery, the last error and the sandbox. Never a
 // command line, URL, path, env or header (the target stays in `carte servers`).
-// POST /servers/{id}/refresh: rediscovers one server (admin).
+// POST /servers/{id}/refresh: rediscovers one server (admin). A remote server also shows its
+// sign-in (`signIn`); sign-ins.ts starts and ends them.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { CarteError, quote } from '../../errors.js';
-import { requireScope, scopeAllows, type CallerContext, type ServerSummary } from '../../gateway/index.js';
+import {
+  requireScope,
+  scopeAllows,
+  signInStates,
+  type CallerContext,
+  type ServerSummary,
+} from '../../gateway/index.js';
 import type { HttpDeps, HttpEnv } from '../shared/types.js';
 import { callerOf } from './context.js';
 import { menu, NOT_AUDITED } from './menu.js';
 import { AUTH_ERRORS, errors, json } from './schemas.js';
+
+const SignInSchema = z
+  .object({
+    state: z.enum(['signed_in', 'expired', 'needs_sign_in', 'not_needed', 'per_user']).openapi({
+      description:
+        'signed_in; expired (no refresh token left); needs_sign_in (it answered 401); not_needed (so far); per_user (each caller links their own account: `oauth.identity: per-user`)',
+    }),
+    scope: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'The granted scopes (this and below: admin only)' }),
+    expiresAt: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'When the access token expires (ISO 8601)' }),
+    refreshable: z.boolean().optional().openapi({ description: 'Whether a refresh token is held' }),
+  })
+  .openapi('SignIn', { description: "A remote server's sign-in (docs/upstream-auth.md); never a token" });
 
 const ServerSchema = z
   .object({
@@ -30,6 +57,7 @@ const ServerSchema = z
     queuedCalls: z.number().int().optional(),
     lastDiscovery: z.string().nullable().optional(),
     lastError: z.string().nullable().optional(),
+    signIn: SignInSchema.optional().openapi({ description: 'A remote server only' }),
     sandbox: z
       .object({
         network: z.array(z.string()).openapi({ description: 'Hosts it may reach; empty: no network' }),
@@ -89,13 +117,32 @@ export function registerServers(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void
     const caller = callerOf(c);
     const seen = menu(await deps.gateway.browseTools(caller, {}, NOT_AUDITED)).servers ?? [];
     const ops = operatorView(deps, caller);
+    const signIns = await signInStates(
+      deps,
+      seen.map((s) => s.id),
+    );
     const servers = seen.map((s) => {
       const o = ops?.get(s.id);
-      if (o === undefined) return s;
+      const auth = signIns.get(s.id);
+      // Everyone sees whether a remote server is signed in; admins also its scopes and expiry.
+      const signIn =
+        auth === undefined
+          ? {}
+          : o === undefined
+            ? { signIn: { state: auth.state } }
+            : {
+                signIn: {
+                  state: auth.state,
+                  scope: auth.scope,
+                  expiresAt: auth.expiresAt,
+                  refreshable: auth.refreshable,
+                },
+              };
+      if (o === undefined) return { ...s, ...signIn };
       const { enabled, status, state, connected, activeCalls, queuedCalls, lastError } = o;
       const extra = { enabled, status, state, connected, activeCalls, queuedCalls, lastError };
       const sandbox = o.sandbox === undefined ? {} : { sandbox: o.sandbox };
-      return { ...s, ...extra, lastDiscovery: o.lastDiscoveryAt, ...sandbox };
+      return { ...s, ...extra, lastDiscovery: o.lastDiscoveryAt, ...signIn, ...sandbox };
     });
     return c.json({ servers }, 200);
   });
@@ -103,12 +150,16 @@ export function registerServers(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void
     const { id } = c.req.valid('param');
     const caller = callerOf(c);
     requireScope(caller, 'admin', 'refreshing a server');
-    // Another project's server answers exactly like an unknown one (no did-you-mean for either).
-    const seen = menu(await deps.gateway.browseTools(caller, {}, NOT_AUDITED)).servers ?? [];
-    if (!seen.some((s) => s.id === id)) throw new CarteError('unknown_server', `unknown server ${quote(id)}`);
+    await requireVisible(deps, caller, id);
     const [report] = await deps.gateway.sync(caller, { server: id });
     return c.json(report!, 200);
   });
+}
+
+/** Another project's server answers exactly like an unknown one (no did-you-mean for either). */
+export async function requireVisible(deps: HttpDeps, caller: CallerContext, id: string): Promise<void> {
+  const seen = menu(await deps.gateway.browseTools(caller, {}, NOT_AUDITED)).servers ?? [];
+  if (!seen.some((s) => s.id === id)) throw new CarteError('unknown_server', `unknown server ${quote(id)}`);
 }
 
 /** The operator's summaries by id for an admin caller; undefined for the others. */

@@ -62,7 +62,10 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
     origin: changes.origin,
     // Replicas share the database, so they must share the key: a key file of one replica's own
     // would seal records the others cannot open. Only CARTE_SECRET_KEY seals on PostgreSQL.
-    box: secretBox(options.secretKey?.key ? { key: options.secretKey.key } : {}),
+    box: secretBox({
+      ...(options.secretKey?.key ? { key: options.secretKey.key } : {}),
+      ...(options.secretKey?.previousKey ? { previousKey: options.secretKey.previousKey } : {}),
+    }),
   };
   const locks = new AdvisoryLocks(connectionString);
   let outside: Repositories;

@@ -1,15 +1,17 @@
 import type { SecretBox } from '../sqlite/secret-box.js';
 import {
   metaFromDb,
+  resealed,
   sealContext,
   SHARED_SUBJECT,
+  type ResealProgress,
   type UpstreamAuthDbRow,
   type UpstreamAuthFacts,
   type UpstreamAuthMeta,
 } from '../sqlite/upstream-auth-repo.js';
 import type { Announce } from './changes.js';
 import type { UpstreamAuthContract } from './contracts.js';
-import { changes, row, rows, type Queryable } from './db.js';
+import { atomically, changes, row, rows, type Queryable } from './db.js';
 
 /** Sealed upstream sign-ins on PostgreSQL: the contract of ../sqlite/upstream-auth-repo.ts. */
 export class PgUpstreamAuthRepo implements UpstreamAuthContract {
@@ -54,6 +56,26 @@ export class PgUpstreamAuthRepo implements UpstreamAuthContract {
       [serverId, subject, sealed, clear.expiresAt, clear.scope, clear.refreshable ? 1 : 0, at],
     );
     await this.announce();
+  }
+
+  /** The SQLite repo's `reseal`: every row not under the current key, in one transaction. */
+  async reseal(progress?: ResealProgress): Promise<{ resealed: number; total: number }> {
+    this.box.check();
+    return atomically(this.q, async (client) => {
+      const all = await rows<UpstreamAuthDbRow>(
+        client,
+        'SELECT * FROM upstream_auth ORDER BY server_id, subject FOR UPDATE',
+      );
+      let count = 0;
+      for (const [i, r] of all.entries()) {
+        progress?.(r.server_id, i, all.length);
+        const sealed = resealed(this.box, r);
+        if (sealed === undefined) continue;
+        await changes(client, 'UPDATE upstream_auth SET sealed = $1 WHERE sealed = $2', [sealed, r.sealed]);
+        count++;
+      }
+      return { resealed: count, total: all.length };
+    });
   }
 
   async remove(serverId: string, subject: string = SHARED_SUBJECT): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { CarteError } from '../../errors.js';
 import type { SecretBox } from './secret-box.js';
 import { prepared, type Db } from './sqlite.js';
 
@@ -53,6 +54,34 @@ export function metaFromDb(r: UpstreamAuthDbRow): UpstreamAuthMeta {
 export const sealContext = (serverId: string, subject: string = SHARED_SUBJECT): string =>
   subject === SHARED_SUBJECT ? `upstream_auth:${serverId}` : `upstream_auth:${serverId}#${subject}`;
 
+/** The context a stored row was sealed under (what `put` gave `sealContext`), whatever its key columns. */
+export const rowContext = (r: UpstreamAuthDbRow): string => sealContext(r.server_id, r.subject);
+
+/** Told of each row a re-seal reaches: its server, its place, how many there are. */
+export type ResealProgress = (serverId: string, index: number, total: number) => void;
+
+/**
+ * One row re-sealed under the box's current key: opened with its own context and sealed again;
+ * undefined when it is sealed under the current key already. A row no key opens stops the re-seal,
+ * naming its server and the way out.
+ */
+export function resealed(box: SecretBox, r: UpstreamAuthDbRow): string | undefined {
+  if (box.isCurrent(r.sealed)) return undefined;
+  const context = rowContext(r);
+  let plain: string;
+  try {
+    plain = box.open(r.sealed, context);
+  } catch (err) {
+    if (!(err instanceof CarteError) || err.code !== 'store') throw err; // a malformed key, named
+    throw new CarteError(
+      'store',
+      `the sign-in of server "${r.server_id}" opens with neither the current nor the previous secret key; nothing was re-sealed. Give the key that sealed it as the previous key, or forget it with \`carte auth logout ${r.server_id}\` and run this again`,
+      { cause: err },
+    );
+  }
+  return box.seal(plain, context);
+}
+
 /**
  * Each upstream's OAuth records (tokens, registered client, discovery), one per subject, sealed
  * with the store's secret box (secret-box.ts): the database holds ciphertext only.
@@ -91,6 +120,32 @@ export class UpstreamAuthRepo {
          expires_at = excluded.expires_at, scope = excluded.scope, refreshable = excluded.refreshable,
          updated_at = excluded.updated_at`,
     ).run({ serverId, subject, sealed, ...clear, refreshable: clear.refreshable ? 1 : 0, at });
+  }
+
+  /**
+   * Re-seals every row not sealed under the current key (a key rotation), in one transaction:
+   * all or nothing. Each row is found again by its old sealed value, whatever its key columns.
+   */
+  reseal(progress?: ResealProgress): { resealed: number; total: number } {
+    this.box.check();
+    return this.db
+      .transaction(() => {
+        const all = prepared(
+          this.db,
+          'SELECT * FROM upstream_auth ORDER BY server_id, subject',
+        ).all() as UpstreamAuthDbRow[];
+        const update = prepared(this.db, 'UPDATE upstream_auth SET sealed = ? WHERE sealed = ?');
+        let count = 0;
+        all.forEach((r, i) => {
+          progress?.(r.server_id, i, all.length);
+          const sealed = resealed(this.box, r);
+          if (sealed === undefined) return;
+          update.run(sealed, r.sealed);
+          count++;
+        });
+        return { resealed: count, total: all.length };
+      })
+      .immediate();
   }
 
   /** Forgets the record of the server's `subject` ('' shared); false when there was none. */

@@ -4,18 +4,33 @@
 import { CarteError } from '../../errors.js';
 import { loginCommand } from './login-command.js';
 
+/** How a sign-in ended, as the page the browser lands on tells it (never a token). */
+export type SignInOutcome = { ok: true } | { ok: false; message: string };
+
 /** One sign-in's redirect: where it comes back, the answer carrying `state`, and the end of waiting. */
 export interface SignInCallback {
   redirectUrl: string;
   /** Starts waiting for `state` before the page opens: a browser may come back before `result` is asked. */
-  expect?(state: string): void;
+  expect?(state: string, serverId: string): void;
   result(state: string, serverId: string, timeoutMs: number): Promise<{ code: string; iss?: string }>;
-  close(): void;
+  /** Ends the wait; `outcome` is how the sign-in ended (after the code exchange). */
+  close(outcome?: SignInOutcome): void;
+}
+
+/** A redirect handed to its sign-in: which server, and how the sign-in ends once the code is exchanged. */
+export interface DeliveredAnswer {
+  server: string;
+  outcome: Promise<SignInOutcome>;
+}
+
+interface Waiter {
+  server: string;
+  answer(query: URLSearchParams): Promise<SignInOutcome>;
 }
 
 /** The sign-ins waiting at one redirect URI, by state. */
 export class CallbackDesk {
-  private readonly waiting = new Map<string, (query: URLSearchParams) => void>();
+  private readonly waiting = new Map<string, Waiter>();
 
   constructor(readonly redirectUrl: string) {}
 
@@ -23,29 +38,34 @@ export class CallbackDesk {
   callback(): SignInCallback {
     let mine: string | undefined;
     let arrived: Promise<URLSearchParams> | undefined;
-    const expect = (state: string): Promise<URLSearchParams> => {
+    let settle: (outcome: SignInOutcome) => void = () => undefined;
+    const ended = new Promise<SignInOutcome>((resolve) => (settle = resolve));
+    const expect = (state: string, serverId: string): Promise<URLSearchParams> => {
       if (mine === state && arrived) return arrived;
       mine = state;
-      return (arrived = new Promise<URLSearchParams>((resolve) => this.waiting.set(state, resolve)));
+      return (arrived = new Promise<URLSearchParams>((resolve) =>
+        this.waiting.set(state, { server: serverId, answer: (query) => (resolve(query), ended) }),
+      ));
     };
     return {
       redirectUrl: this.redirectUrl,
-      expect: (state) => void expect(state),
-      result: (state, serverId, timeoutMs) => awaitAnswer(expect(state), state, serverId, timeoutMs),
-      close: () => {
+      expect: (state, serverId) => void expect(state, serverId),
+      result: (state, serverId, timeoutMs) =>
+        awaitAnswer(expect(state, serverId), state, serverId, timeoutMs),
+      close: (outcome) => {
         if (mine !== undefined) this.waiting.delete(mine);
+        settle(outcome ?? { ok: false, message: 'the sign-in ended without an answer' });
       },
     };
   }
 
-  /** Hands a redirect's query to the sign-in waiting for its state; false when none is. */
-  deliver(query: URLSearchParams): boolean {
+  /** Hands a redirect's query to the sign-in waiting for its state; undefined when none is. */
+  deliver(query: URLSearchParams): DeliveredAnswer | undefined {
     const state = query.get('state');
     const waiter = state === null ? undefined : this.waiting.get(state);
-    if (!waiter) return false;
+    if (!waiter) return undefined;
     this.waiting.delete(state!);
-    waiter(query);
-    return true;
+    return { server: waiter.server, outcome: waiter.answer(query) };
   }
 }
 

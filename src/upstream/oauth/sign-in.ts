@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { CarteError } from '../../errors.js';
 import { CarteOAuthProvider } from './provider.js';
-import { awaitAnswer, type SignInCallback } from './callback-desk.js';
+import { awaitAnswer, type SignInCallback, type SignInOutcome } from './callback-desk.js';
 import type { OAuthRecord, UpstreamOAuth } from './types.js';
 
 /** How a sign-in reaches the person, and how long it waits for them. */
@@ -45,6 +45,7 @@ export async function signIn(
   const granted = stored?.tokens?.scope;
   const scope = options.scope ? computeScopeUnion(granted, challenge.scope, options.scope) : challenge.scope;
   const callback = options.callback ?? (await listenForCallback());
+  let outcome: SignInOutcome = { ok: false, message: 'the sign-in stopped' };
   try {
     const state = randomBytes(16).toString('base64url');
     const provider = await CarteOAuthProvider.open(serverId, oauth, {
@@ -53,16 +54,21 @@ export async function signIn(
       open: (u) => options.openUrl(u.href),
     });
     // Waiting before the page opens: an automated browser can come back before auth() returns.
-    callback.expect?.(state);
+    callback.expect?.(state, serverId);
     const asked = { serverUrl: url, ...challenge, ...(scope ? { scope } : {}) };
     // A person asked to sign in: a fresh authorization, not a refresh of what is held.
     if ((await auth(provider, { ...asked, forceReauthorization: true })) === 'REDIRECT') {
       const { code, iss } = await callback.result(state, serverId, options.timeoutMs);
       await auth(provider, { ...asked, authorizationCode: code, ...(iss ? { iss } : {}) });
     }
-    return summary(await oauth.vault.load());
+    const done = summary(await oauth.vault.load());
+    outcome = { ok: true };
+    return done;
+  } catch (err) {
+    outcome = { ok: false, message: (err as Error).message };
+    throw err;
   } finally {
-    callback.close();
+    callback.close(outcome);
   }
 }
 

@@ -1,7 +1,8 @@
-/** The servers: state, tool count, last discovery and last error, sandbox; admins can refresh one. */
+/** The servers: state, tool count, last discovery and last error, sandbox, sign-in; admins can refresh one, and sign in or out of a remote one. */
 import { api, type RefreshResult, type ServerInfo } from '../api.js';
 import { badge, h, route, timeAgo } from '../dom.js';
 import { hasScope, runAction, statusLine, type ViewContext } from './common.js';
+import { signInLine } from './sign-in.js';
 
 const TONES: Record<string, string> = {
   ready: 'ok',
@@ -23,13 +24,15 @@ export async function serversView(ctx: ViewContext): Promise<Node[]> {
       ? h(
           'ul',
           { class: 'servers' },
-          servers.map((s) => serverItem(s, admin ? refreshButton(s.id, status, ctx) : null)),
+          servers.map((s) =>
+            serverItem(s, admin ? refreshButton(s.id, status, ctx) : null, signInLine(s, admin, status, ctx)),
+          ),
         )
       : h('p', { class: 'muted' }, 'No servers configured.'),
   ];
 }
 
-function serverItem(s: ServerInfo, refresh: HTMLElement | null): HTMLElement {
+function serverItem(s: ServerInfo, refresh: HTMLElement | null, signIn: HTMLElement | null): HTMLElement {
   // Non-admins see only whether a server is usable; admins see its live state.
   const state = s.state ?? (s.usable === false ? 'unavailable' : 'usable');
   const tone = TONES[state] ?? (state === 'failed' || state === 'unavailable' ? 'danger' : 'warn');
@@ -57,8 +60,9 @@ function serverItem(s: ServerInfo, refresh: HTMLElement | null): HTMLElement {
     ),
     sandboxLine(s),
     s.reason ? h('p', { class: 'server-error' }, s.reason) : null,
+    signIn,
     state === 'needs_sign_in'
-      ? h('p', {}, 'Sign in from a terminal: ', h('code', {}, `carte auth login ${s.id}`))
+      ? h('p', { class: 'muted' }, 'Or sign in from a terminal: ', h('code', {}, `carte auth login ${s.id}`))
       : null,
     s.lastError ? h('p', { class: 'server-error' }, 'Last error: ', s.lastError) : null,
   );
