@@ -119,10 +119,13 @@ export async function syncAll(g: Gateway): Promise<void> {
   await g.sync(localCaller('alpha'));
 }
 
-/** An MCP client connected in memory to the MCP face serving `caller`. */
+/** Meta mode with run_code listed, so the matrix reaches tools from inside scripts too. */
+const MATRIX_EXPOSURE = { mode: 'meta' as const, maxTools: 50, code: { enabled: true, timeoutMs: 10_000 } };
+
+/** An MCP client connected in memory to the MCP face serving `caller` (run_code listed). */
 export async function connectFace(g: Gateway, caller: CallerContext): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(g, caller).connect(serverSide);
+  await createMcpServer(g, caller, { exposure: MATRIX_EXPOSURE }).connect(serverSide);
   const client = new Client({ name: 'matrix', version: '0' });
   await client.connect(clientSide);
   return client;
