@@ -10,7 +10,7 @@ import {
   type CallerContext,
   type Gateway,
 } from '../../src/gateway/index.js';
-import { FIXTURES, ROOT, tempDir, type Harness } from './helpers.js';
+import { FIXTURES, ROOT, startHttpFixture, tempDir, type Harness } from './helpers.js';
 import {
   connectFace,
   mainGateway,
@@ -19,7 +19,6 @@ import {
   PROJECT_SERVERS,
   referenceGateway,
   SERVER,
-  startHttpFixture,
   syncAll,
   type ProjectId,
 } from './trust-matrix-setup.js';
