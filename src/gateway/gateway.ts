@@ -1,16 +1,10 @@
 import type { SyncReport } from '../catalog/index.js';
 import type { ToolRow } from '../store/index.js';
-import { browse } from './menu/menu.js';
-import { fitMenu, fitPage } from './menu/menu-budget.js';
 import { HOT_LIST_DEFAULTS, type HotList } from './menu/hot-list.js';
 import type { CallbackDesk } from '../upstream/index.js';
 import type { AuditLog, AuditObservation } from './trust/audit.js';
-import { audited } from './trust/audited.js';
 import { runToolCall } from './calls/call-pipeline.js';
 import { runCode, type RunCodeRequest } from './scripts/run-code.js';
-import { fitSignatures, toolSignature, type FittedSignatures } from './scripts/signature.js';
-import { fitToolDetail, type FittedToolDetail } from './menu/budget-tool.js';
-import type { CatalogMirror } from './shared/catalog-mirror.js';
 import type { UpstreamPassthrough } from './passthrough-facade.js';
 import type { CatalogView } from './find/catalog-view.js';
 import type { SearchStatus } from './shared/search-options.js';
@@ -33,15 +27,18 @@ import type { GatewaySearch } from './find/gateway-search.js';
 import { applyReload, type ReloadPolicy, type ReloadReport } from './calls/reload.js';
 import { lookupServer, lookupTool, serverSummary } from './calls/lookups.js';
 import { syncServers, type SyncRequest } from './calls/sync-servers.js';
-import { policyTool, type ToolVerdict, type VisibilityPolicy } from '../policy/index.js';
+import { policyTool, type ToolVerdict } from '../policy/index.js';
 import type { Policies } from './trust/policies.js';
 import { implicitDefault, DEFAULT_PROJECT } from './access/projects.js';
 import type { ProjectRate } from './access/rate-limits.js';
 import { requireScope } from './access/scopes.js';
-import { toolDetail } from './menu/detail.js';
-import { filedDetail, type FiledToolDetail } from './menu/filed-detail.js';
-import { catalogDigest, type CatalogDigest } from './menu/digest.js';
 import type { SessionReport } from './menu/sessions.js';
+import type { FittedToolDetail } from './menu/budget-tool.js';
+import type { CatalogDigest } from './menu/digest.js';
+import type { FiledToolDetail } from './menu/filed-detail.js';
+import type { FittedSignatures } from './scripts/signature.js';
+import type { CatalogMirror } from './shared/catalog-mirror.js';
+import { GatewayMenu } from './gateway-menu.js';
 import {
   closeParts,
   gatewayParts,
@@ -77,10 +74,10 @@ export class Gateway {
   /** Where sign-ins asked of an agent's client come back (the HTTP face's /oauth/callback); else loopback. */
   callbackDesk: CallbackDesk | undefined;
   private readonly search: GatewaySearch;
-  private readonly digests = new WeakMap<VisibilityPolicy, CatalogDigest>();
   private readonly mirror: CatalogMirror;
   private unsubscribe: () => void = () => undefined;
   private readonly parts: GatewayParts;
+  private readonly menu: GatewayMenu;
 
   private constructor(private readonly options: GatewayOptions) {
     this.servers = new Map(options.servers.map((s) => [s.id, s]));
@@ -95,6 +92,9 @@ export class Gateway {
     this.passthrough = p.passthrough;
     this.searches = p.searches;
     this.search = p.search;
+    const tool = (ctx: CallerContext, key: string) => this.tool(ctx, key);
+    const server = (id: string) => this.server(id);
+    this.menu = new GatewayMenu({ ...p, tool, server, summary: this.summary });
   }
 
   private async start(): Promise<void> {
@@ -215,34 +215,7 @@ export class Gateway {
    * with `audit: false`: the REST menu routes, a page's reads (docs/security.md, "Audit log").
    */
   browseTools(ctx: CallerContext, req: BrowseRequest = {}, how = { audit: true }): Promise<BrowseResult> {
-    if (!how.audit) return this.browse(ctx, req);
-    const detail = JSON.stringify({ category: req.category, server: req.server });
-    return audited(this.audit, ctx, { kind: 'browse', detail }, () => this.browse(ctx, req));
-  }
-
-  private async browse(ctx: CallerContext, req: BrowseRequest): Promise<BrowseResult> {
-    requireScope(ctx, 'search', 'browse_tools');
-    await this.policies.noticeExternalChange();
-    await this.hotList.refresh(this.policies.project(ctx).id);
-    await this.view.prepare();
-    const policy = this.policies.forCaller(ctx);
-    const servers = this.policies.servers(ctx);
-    const answer = browse(
-      {
-        policy,
-        servers: [...servers.values()],
-        row: (key) => this.view.row(key),
-        rowsOf: (id) => this.mirror.tools.filter((t) => t.serverId === id),
-        summary: (s) => this.summary(s),
-        server: (id) => lookupServer(servers, id),
-        hot: () => this.hotToolKeys(ctx),
-      },
-      req,
-    );
-    if (req.maxTokens === undefined) return answer;
-    return answer.kind === 'menu'
-      ? fitMenu(answer, req.maxTokens)
-      : fitPage(answer, policy.fingerprint(), req.maxTokens);
+    return this.menu.browseTools(ctx, req, how);
   }
 
   /** The keys an agent may list and call now, sorted (direct mode names them all). */
@@ -251,28 +224,18 @@ export class Gateway {
   }
 
   /** Definitions of tools the caller may see, skipping the others: direct mode's listing (not audited). */
-  async toolDefinitions(ctx: CallerContext, keys: readonly string[]): Promise<ToolDetail[]> {
-    requireScope(ctx, 'search', 'listing tools');
-    await this.policies.noticeExternalChange();
-    const policy = this.policies.forCaller(ctx);
-    const rows = await Promise.all(keys.filter((k) => policy.isListed(k)).map((k) => this.parts.rows.get(k)));
-    return rows.flatMap((t) => (t ? [toolDetail(t, 'success')] : []));
+  toolDefinitions(ctx: CallerContext, keys: readonly string[]): Promise<ToolDetail[]> {
+    return this.menu.toolDefinitions(ctx, keys);
   }
 
   /** T0's keys: pinned tools, then the most used (the project's hot list size, else menu.hotList). */
   hotToolKeys(ctx: CallerContext): string[] {
-    const project = this.policies.project(ctx);
-    return this.hotList.keys(this.policies.forCaller(ctx), project.id, project.hotList);
+    return this.menu.hotToolKeys(ctx);
   }
 
   /** One line on what the caller's catalog holds, for the meta-tool descriptions. */
   catalogDigest(ctx: CallerContext): CatalogDigest {
-    // A policy is replaced on every catalog or config change, so its digest is computed once
-    // (the HTTP face builds an MCP server, and asks, per modern-era request).
-    const policy = this.policies.forCaller(ctx);
-    let digest = this.digests.get(policy);
-    if (!digest) this.digests.set(policy, (digest = Object.freeze(catalogDigest(policy))));
-    return digest;
+    return this.menu.catalogDigest(ctx);
   }
 
   /** A downstream session ended: record its tokens against the full listing's (`carte stats`). */
@@ -286,36 +249,24 @@ export class Gateway {
     return this.policies.verdicts(ctx);
   }
 
+  /** `describe_tool`: one tool the caller may see, with its server's status. */
   describeTool(ctx: CallerContext, key: string): Promise<ToolDetail> {
-    return audited(this.audit, ctx, { kind: 'describe', key: String(key) }, async () => {
-      requireScope(ctx, 'search', 'describe_tool');
-      await this.policies.noticeExternalChange();
-      const t = await this.tool(ctx, key);
-      return toolDetail(t, this.summary(this.server(t.serverId)).status);
-    });
+    return this.menu.describeTool(ctx, key);
   }
 
   /** `describe_tool` with the call class, category and tags (the REST API and the web page). */
-  async describeToolFiled(ctx: CallerContext, key: string): Promise<FiledToolDetail> {
-    const d = await this.describeTool(ctx, key);
-    const filed = filedDetail(d, this.policies.forCaller(ctx).verdict(key), this.server(d.server).trusted);
-    return { ...filed, signature: toolSignature(d) };
+  describeToolFiled(ctx: CallerContext, key: string): Promise<FiledToolDetail> {
+    return this.menu.describeToolFiled(ctx, key);
   }
 
   /** Tools as TypeScript `call` overloads within `maxTokens` (each read is a describe row): for run_code's authors. */
-  async toolSignatures(
-    ctx: CallerContext,
-    keys: readonly string[],
-    maxTokens?: number,
-  ): Promise<FittedSignatures> {
-    const details = await Promise.all(keys.map((key) => this.describeTool(ctx, key)));
-    return fitSignatures(details, maxTokens);
+  toolSignatures(ctx: CallerContext, keys: readonly string[], maxTokens?: number): Promise<FittedSignatures> {
+    return this.menu.toolSignatures(ctx, keys, maxTokens);
   }
 
   /** `describe_tool` within `maxTokens`: detail given up in TOOL_DETAIL_LEVELS order. */
-  async describeToolWithin(ctx: CallerContext, key: string, maxTokens?: number): Promise<FittedToolDetail> {
-    const detail = await this.describeTool(ctx, key);
-    return maxTokens === undefined ? detail : (await fitToolDetail(detail, maxTokens)).answer;
+  describeToolWithin(ctx: CallerContext, key: string, maxTokens?: number): Promise<FittedToolDetail> {
+    return this.menu.describeToolWithin(ctx, key, maxTokens);
   }
 
   /** Validates the arguments, then calls the upstream tool and returns its result verbatim. */

@@ -2,8 +2,8 @@ import { Client, type StandardSchemaV1, type Transport } from '@modelcontextprot
 import { CarteError } from '../errors.js';
 import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom } from './connect.js';
 import { explainFailure, sessionLost, withoutServerInfo } from './errors.js';
-import { attachPlainCalls, type PlainCalls } from './plain-calls.js';
-import { attachPlainHttpCalls, type PlainHttpCalls } from './plain-http.js';
+import { attachPlainCalls, type PlainCalls } from './plain/plain-calls.js';
+import { attachPlainHttpCalls, type PlainHttpCalls } from './plain/plain-http.js';
 import { UpstreamExtras } from './extras.js';
 import { CarteOAuthProvider } from './oauth/provider.js';
 import { bearerOf } from './oauth/bearer.js';

@@ -4,7 +4,7 @@
 // "Where the time goes: a proxied call"). This is the same check with the probe done once per client.
 import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
 
-import { wireCodec } from './wire-codec.js';
+import { wireCodec } from './plain/wire-codec.js';
 
 /**
  * `method`'s result schema in `client`'s negotiated era, as a Standard Schema for

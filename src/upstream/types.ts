@@ -64,23 +64,7 @@ export interface ConnectOptions {
 /** The upstream notifications the gateway relays to its downstream sessions. */
 export type UpstreamNotification = 'notifications/message' | 'notifications/resources/updated';
 
-/** A progress update from an upstream, with the upstream's numbers. */
-export interface ProgressUpdate {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-/** Per-call options. */
-export interface CallOptions {
-  timeoutMs: number;
-  signal?: AbortSignal;
-  onProgress?: (p: ProgressUpdate) => void;
-  /** Safe to send again after a lost HTTP session (the tool is read-only or idempotent). */
-  idempotent?: boolean;
-  /** `_meta` of the downstream request, minus its progress token (the SDK sets its own). */
-  meta?: Record<string, unknown>;
-}
+export type { CallOptions, ProgressUpdate } from './plain/types.js';
 
 /** The MCP log levels, least severe first (RFC 5424's order). */
 export const LOG_LEVELS = [

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES, ROOT, tempDir } from './helpers.js';
+import { FIXTURES, ROOT, startHttpFixture, tempDir } from './helpers.js';
 
 // Slow: runs the built CLI (`npm test` builds first) on client config files (issue 13): Carte's
 // own per-server keys and other clients' keys in mcpServers and VS Code files take effect.
@@ -52,24 +52,6 @@ function writeJson(path: string, doc: unknown): string {
 
 const node = (fixture: string) => ({ command: process.execPath, args: [join(FIXTURES, fixture)] });
 
-/** test/fixtures/http-server.mjs on a random port; its /mcp endpoint. */
-function startHttpFixture(): Promise<string> {
-  const child = spawn(process.execPath, [join(FIXTURES, 'http-server.mjs')], {
-    env: { ...process.env, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`http fixture exited with ${code}`)));
-  });
-}
-
 const DISCOVERY_TIMEOUT = /^server "hang" did not (answer initialize|finish discovery) within 1500 ms$/;
 
 describe('an mcpServers file (Claude Desktop, Cursor, Gemini CLI, Windsurf)', () => {
@@ -94,7 +76,7 @@ describe('an mcpServers file (Claude Desktop, Cursor, Gemini CLI, Windsurf)', ()
   });
 
   it('httpUrl (Gemini CLI) and serverUrl (Windsurf) reach a remote server', async () => {
-    const url = await startHttpFixture();
+    const url = await startHttpFixture(children);
     const config = writeJson(join(tmp.dir, 'remote', 'mcp_config.json'), {
       mcpServers: { gemini: { httpUrl: url }, windsurf: { serverUrl: url } },
     });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -137,6 +137,27 @@ export function fixture(
   extra: Parameters<typeof stdioServer>[2] = {},
 ): GatewayServer {
   return stdioServer(id, [join(FIXTURES, file)], extra);
+}
+
+/** test/fixtures/http-server.mjs on a random port, its process pushed to `children` (to kill); resolves to its /mcp URL. */
+export function startHttpFixture(
+  children: ChildProcess[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  const child = spawn(process.execPath, [join(FIXTURES, 'http-server.mjs')], {
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`http fixture exited with ${code}`)));
+  });
 }
 
 /** Logger that keeps lines for assertions and stays quiet. */

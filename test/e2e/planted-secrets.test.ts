@@ -5,8 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { FIXTURES, ROOT, tempDir } from './helpers.js';
-import { startHttpFixture } from './trust-matrix-setup.js';
+import { FIXTURES, ROOT, startHttpFixture, tempDir } from './helpers.js';
 
 // Slow: runs the built CLI (`npm test` builds first) as real processes, with known secrets
 // planted everywhere a user puts them (issue 15: "a test plants known secrets and greps every

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { LOCAL_CALLER as ME } from '../../src/gateway/index.js';
-import { FIXTURES, ROOT, fixture, harness, stdioServer, tempDir } from './helpers.js';
+import { FIXTURES, fixture, harness, stdioServer, tempDir } from './helpers.js';
+import { fixtureEntry, serveOverStdio } from './face-clients.js';
 
 // Slow: fixture servers behind a gateway, and a real `carte serve` whose config file changes.
 describe('config hot reload', () => {
@@ -38,24 +38,10 @@ describe('config hot reload', () => {
   it('carte serve follows its config file and refuses a broken one', async () => {
     const tmp = tempDir();
     const config = join(tmp.dir, 'carte.yaml');
-    const line = (id: string, file: string) =>
-      `  ${id}:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(join(FIXTURES, file))}]\n`;
+    const line = (id: string, file: string) => `${fixtureEntry({ id, file })}\n`;
     writeFileSync(config, `servers:\n${line('paged', 'paginated.mjs')}`);
     const client = new Client({ name: 'reload', version: '0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [
-          join(ROOT, 'bin', 'carte.js'),
-          'serve',
-          '--config',
-          config,
-          '--data-dir',
-          join(tmp.dir, 'data'),
-        ],
-        stderr: 'pipe',
-      }),
-    );
+    await client.connect(serveOverStdio(config, join(tmp.dir, 'data')));
     const keys = async (q: string) => {
       const r = await client.callTool({ name: 'search_tools', arguments: { query: q, limit: 3 } });
       return (r.structuredContent as { results: Array<{ key: string }> }).results.map((x) => x.key);

@@ -2,10 +2,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { LOCAL_CALLER as ME, type GatewayServer } from '../../src/gateway/index.js';
 import type { UpstreamTarget } from '../../src/upstream/index.js';
-import { FIXTURES, harness, referenceEntry, type Harness } from './helpers.js';
+import { harness, referenceEntry, startHttpFixture, type Harness } from './helpers.js';
 
 // Slow: a real HTTP upstream (test/fixtures/http-server.mjs) on a random port.
 const children: ChildProcess[] = [];
@@ -15,29 +14,6 @@ afterEach(async () => {
   open = [];
 });
 afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
-
-async function startHttpFixture(env: Record<string, string> = {}): Promise<string> {
-  return (await startHttpChild(env)).url;
-}
-
-async function startHttpChild(
-  env: Record<string, string> = {},
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(FIXTURES, 'http-server.mjs')], {
-    env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise<{ url: string; child: ChildProcess }>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, child });
-    });
-    child.once('exit', (code) => reject(new Error(`http fixture exited with ${code}`)));
-  });
-}
 
 /** A port nothing listens on: bind, read it, close. */
 async function freePort(): Promise<number> {
@@ -71,7 +47,7 @@ function remote(id: string, url: string, transport?: 'sse' | 'streamable-http'):
 
 describe('remote upstreams', () => {
   it('Streamable HTTP: sync, call and progress', async () => {
-    const url = await startHttpFixture();
+    const url = await startHttpFixture(children);
     const h = await harness([remote('web', url, 'streamable-http')]);
     open.push(h);
     const [r] = await h.gateway.sync(ME);
@@ -90,7 +66,7 @@ describe('remote upstreams', () => {
   });
 
   it('legacy SSE, and auto-detection falling back to it', async () => {
-    const url = await startHttpFixture();
+    const url = await startHttpFixture(children);
     const sse = url.replace(/\/mcp$/, '/sse');
     const h = await harness([remote('sse', sse, 'sse'), remote('auto', sse)]);
     open.push(h);
@@ -104,7 +80,7 @@ describe('remote upstreams', () => {
   });
 
   it('an upstream answering HTTP 500 fails its discovery with a clear error', async () => {
-    const url = await startHttpFixture({ FAIL_WITH_500: '1' });
+    const url = await startHttpFixture(children, { FAIL_WITH_500: '1' });
     const h = await harness([remote('broken', url, 'streamable-http')]);
     open.push(h);
     const [r] = await h.gateway.sync(ME);

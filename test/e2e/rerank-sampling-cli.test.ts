@@ -8,21 +8,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { referenceEntry, ROOT, tempDir } from './helpers.js';
+import { referenceEntry, tempDir } from './helpers.js';
+import { serveArgs } from './face-clients.js';
 import { hitsOf, MODERN, used } from './rerank-sampling-setup.js';
 
 type Era = 'legacy' | 'modern';
 const tmp = tempDir();
 const config = join(tmp.dir, 'carte.yaml');
-const carte = (...rest: string[]) => [
-  join(ROOT, 'bin', 'carte.js'),
-  'serve',
-  '--config',
-  config,
-  '--data-dir',
-  join(tmp.dir, 'data'),
-  ...rest,
-];
+const carte = (...rest: string[]) => serveArgs(config, join(tmp.dir, 'data'), ...rest);
 
 beforeAll(() => {
   const memory = `    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(referenceEntry('server-memory'))}]\n    env: { MEMORY_FILE_PATH: "\${dataDir}/memory.jsonl" }\n`;

@@ -21,6 +21,8 @@ export interface Catalog {
   servers: readonly string[];
   resources: readonly string[];
   prompts: readonly string[];
+  /** Resource template URIs, as listed (completion/complete's `ref/resource`). */
+  templates: readonly string[];
 }
 
 const tool = (name: string, args: Record<string, unknown>) => (c: Client, meta?: Record<string, unknown>) =>
@@ -134,7 +136,55 @@ export function buildOps(cat: Catalog): Op[] {
           params: { name, arguments: {}, ...(meta ? { _meta: meta } : {}) },
         }),
     });
+  ops.push(...completionOps(cat), ...scriptOps(cat, keys));
   return ops;
+}
+
+/** `completion/complete` for every prompt and resource template, visible or not, and a made-up one per server. */
+function completionOps(cat: Catalog): Op[] {
+  const complete = (ref: Record<string, string>) => (c: Client, meta?: Record<string, unknown>) =>
+    c.request({
+      method: 'completion/complete',
+      params: { ref, argument: { name: 'department', value: 'E' }, ...(meta ? { _meta: meta } : {}) },
+    });
+  const prompts = [...cat.prompts, ...cat.servers.map((s) => `${s}/nope`)].map((name): Op => ({
+    label: `complete prompt ${name}`,
+    inputs: [name, serverOf(name)],
+    send: complete({ type: 'ref/prompt', name }),
+  }));
+  const templates = [...cat.templates, ...cat.servers.map((s) => `carte://${s}/nope%3A%2F%2F{x}`)].map(
+    (uri): Op => ({
+      label: `complete template ${uri}`,
+      inputs: [uri, uri.split('/')[2]!],
+      send: complete({ type: 'ref/resource', uri }),
+    }),
+  );
+  return [...prompts, ...templates];
+}
+
+/**
+ * run_code (issue 43): each key called from inside a script (its refusal caught and returned, so
+ * the answer shows what the script saw), and a search from inside a script per server id. A
+ * token without the `call` scope is refused run_code itself, as the oracle refuses it.
+ */
+function scriptOps(cat: Catalog, keys: readonly string[]): Op[] {
+  const run = (code: string) => tool('run_code', { code });
+  const calls = keys.map((key): Op => ({
+    label: `run_code call ${key}`,
+    inputs: [key, serverOf(key)],
+    // Arguments that are not an object: a visible tool is refused before its upstream too.
+    send: run(
+      `try { return await call(${JSON.stringify(key)}, 'x'); } catch (e) { return { code: e.code, message: e.message }; }`,
+    ),
+  }));
+  const searches = cat.servers.map((server): Op => ({
+    label: `run_code search ${server}`,
+    inputs: [server],
+    send: run(
+      `return (await search(${JSON.stringify(`${server} list read create`)}, { limit: 50 })).map((r) => r.key).sort();`,
+    ),
+  }));
+  return [...calls, ...searches];
 }
 
 /**

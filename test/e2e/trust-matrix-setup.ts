@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
@@ -11,7 +10,7 @@ import {
   type Gateway,
   type GatewayServer,
 } from '../../src/gateway/index.js';
-import { FIXTURES, fixture, harness, referenceEntry, stdioServer, type Harness } from './helpers.js';
+import { fixture, harness, referenceEntry, stdioServer, type Harness } from './helpers.js';
 
 // The world of the trust matrix (test/e2e/trust-matrix.test.ts): two projects over real servers,
 // rules that hide tools, a server no project holds, and distinctive values planted in the config
@@ -49,24 +48,6 @@ export const PROJECT_SERVERS = {
   beta: [SERVER.notebook, SERVER.drawer, SERVER.remote],
 } as const;
 export type ProjectId = keyof typeof PROJECT_SERVERS;
-
-/** The HTTP fixture on a random port; resolves to its /mcp URL. */
-export function startHttpFixture(children: ChildProcess[]): Promise<string> {
-  const child = spawn(process.execPath, [join(FIXTURES, 'http-server.mjs')], {
-    env: { ...process.env, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`http fixture exited with ${code}`)));
-  });
-}
 
 /** Every configured server; the same objects serve the main gateway and the references. */
 export function matrixServers(dir: string, url: string): GatewayServer[] {
@@ -119,10 +100,13 @@ export async function syncAll(g: Gateway): Promise<void> {
   await g.sync(localCaller('alpha'));
 }
 
-/** An MCP client connected in memory to the MCP face serving `caller`. */
+/** Meta mode with run_code listed, so the matrix reaches tools from inside scripts too. */
+const MATRIX_EXPOSURE = { mode: 'meta' as const, maxTools: 50, code: { enabled: true, timeoutMs: 10_000 } };
+
+/** An MCP client connected in memory to the MCP face serving `caller` (run_code listed). */
 export async function connectFace(g: Gateway, caller: CallerContext): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(g, caller).connect(serverSide);
+  await createMcpServer(g, caller, { exposure: MATRIX_EXPOSURE }).connect(serverSide);
   const client = new Client({ name: 'matrix', version: '0' });
   await client.connect(clientSide);
   return client;

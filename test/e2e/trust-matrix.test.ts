@@ -10,7 +10,7 @@ import {
   type CallerContext,
   type Gateway,
 } from '../../src/gateway/index.js';
-import { FIXTURES, ROOT, tempDir, type Harness } from './helpers.js';
+import { FIXTURES, ROOT, startHttpFixture, tempDir, type Harness } from './helpers.js';
 import {
   connectFace,
   mainGateway,
@@ -19,17 +19,18 @@ import {
   PROJECT_SERVERS,
   referenceGateway,
   SERVER,
-  startHttpFixture,
   syncAll,
   type ProjectId,
 } from './trust-matrix-setup.js';
 import { answerOf, buildOps, type Catalog, type Op } from './trust-matrix-ops.js';
 import { plainCallTool } from '../../src/mcp/index.js';
 import { describeRestMatrix } from './trust-matrix-rest.js';
+import { describeEventsMatrix } from './trust-matrix-events.js';
 
 // Slow: the trust matrix of issue 15. Every token (each project x each scope, resolved from a
 // real bearer header) x every request an agent can send through the MCP face (search, browse at
-// every tier, describe, call, resources, prompts; every key of the whole catalog and near misses),
+// every tier, describe, call, resources, prompts, completions, run_code's calls and searches; every
+// key of the whole catalog and near misses),
 // each sent plain and with a spoofed `_meta`, twice (so one project's probing could show in the
 // other's second round). Each answer must equal, byte for byte, the answer of a gateway that only
 // ever had the caller's project; and no answer may carry an invisible key, server id or tool name,
@@ -72,6 +73,7 @@ beforeAll(async () => {
     // A few resources per server: reading all 100 of server-everything adds nothing.
     resources: (await listed((g, c) => g.passthrough.listResources(c), 'uri')).filter((_, i) => i % 40 < 2),
     prompts: await listed((g, c) => g.passthrough.listPrompts(c), 'name'),
+    templates: await listed((g, c) => g.passthrough.listResourceTemplates(c), 'uriTemplate'),
   };
   ops = buildOps(catalog);
   const projects = new Set(PROJECTS);
@@ -346,6 +348,8 @@ describe('operator views of an admin token', () => {
     );
   });
 });
+
+describeEventsMatrix();
 
 describeRestMatrix(() => ({
   gateway: main.gateway,

@@ -3,84 +3,24 @@
 // fixture (2025 era only) behind them. The 2026 era has no session: completion works there, and
 // logging/setLevel and resources/subscribe are not methods of that revision (the SDK's client
 // refuses to send them); upstream-events-modern.test.ts has that era's listens and log levels.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { createToken, LOCAL_CALLER as ME } from '../../src/gateway/index.js';
-import { createHttpApp, listenHttp, type HttpServerHandle } from '../../src/http/index.js';
-import { FIXTURES, fixture, harness, ROOT, tempDir, type Harness } from './helpers.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { FACES, openFaces, type Face, type Faces } from './face-clients.js';
 
 type Era = 'legacy' | 'modern';
-let h: Harness;
-let server: HttpServerHandle;
-const tmp = tempDir();
-const clients: Client[] = [];
-let token: string;
+let faces: Faces;
 
 beforeAll(async () => {
-  h = await harness([fixture('fx', 'prompts-logs.mjs', { env: { FIXTURE_ERA: 'legacy' } })]);
-  await h.gateway.sync(ME);
-  token = (await createToken(h.store, { project: 'default', scopes: ['call'] }, Date.now())).token;
-  server = await listenHttp(createHttpApp({ gateway: h.gateway, store: h.store }), {
-    host: '127.0.0.1',
-    port: 0,
-  });
-  writeFileSync(
-    join(tmp.dir, 'carte.yaml'),
-    [
-      'servers:',
-      '  fx:',
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: [${JSON.stringify(join(FIXTURES, 'prompts-logs.mjs'))}]`,
-      '    env: { FIXTURE_ERA: legacy }',
-      '',
-    ].join('\n'),
-  );
+  faces = await openFaces([{ id: 'fx', file: 'prompts-logs.mjs', env: { FIXTURE_ERA: 'legacy' } }]);
 });
-afterAll(async () => {
-  for (const c of clients) await c.close().catch(() => undefined);
-  await server?.stop();
-  await h?.close();
-  tmp.cleanup();
-});
+afterAll(() => faces?.close());
 
-const transports: Record<string, () => Transport> = {
-  http: () =>
-    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  stdio: () =>
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        join(ROOT, 'bin', 'carte.js'),
-        'serve',
-        '--config',
-        join(tmp.dir, 'carte.yaml'),
-        '--data-dir',
-        join(tmp.dir, 'data'),
-      ],
-      stderr: 'pipe',
-    }),
-};
-
-async function connect(face: string, era: Era) {
-  const client = new Client(
-    { name: `${face}-${era}`, version: '0' },
+const connect = (face: Face, era: Era) =>
+  faces.connect(
+    face,
+    `${face}-${era}`,
     era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
-  const seen = { logs: [] as unknown[], updated: [] as string[] };
-  client.setNotificationHandler('notifications/message', (n) => void seen.logs.push(n.params.data));
-  client.setNotificationHandler(
-    'notifications/resources/updated',
-    (n) => void seen.updated.push(n.params.uri),
-  );
-  await client.connect(transports[face]!());
-  clients.push(client);
-  return { client, seen };
-}
 
 const call = (client: Client, key: string, args: Record<string, unknown> = {}) =>
   client.request({
@@ -88,7 +28,7 @@ const call = (client: Client, key: string, args: Record<string, unknown> = {}) =
     params: { name: 'call_tool', arguments: { key, arguments: args } },
   });
 
-describe.each(['http', 'stdio'])('%s face', (face) => {
+describe.each(FACES)('%s face', (face) => {
   it.each(['legacy', 'modern'] as const)('completes a prompt argument in the %s era', async (era) => {
     const { client } = await connect(face, era);
     const r = await client.complete({
@@ -107,8 +47,9 @@ describe.each(['http', 'stdio'])('%s face', (face) => {
     // what is sent before it opens waits for it (session-backlog.ts).
     await call(client, 'fx/log', { level: 'notice', message: 'not for me' });
     await call(client, 'fx/log', { level: 'warning', message: 'for me' });
-    await vi.waitFor(() => expect(seen.logs).toContain('for me'), 10_000);
-    expect(seen.logs).not.toContain('not for me');
+    const data = () => seen.logs.map((l) => l.data);
+    await vi.waitFor(() => expect(data()).toContain('for me'), 10_000);
+    expect(data()).not.toContain('not for me');
     const uri = 'carte://fx/fixture%3A%2F%2Fcounter';
     await client.subscribeResource({ uri });
     await call(client, 'fx/touch');
@@ -120,9 +61,9 @@ describe.each(['http', 'stdio'])('%s face', (face) => {
 
 describe('http face, 2025 era, before the GET stream opens', () => {
   it('keeps the session-wide messages sent before the client opens its GET stream', async () => {
-    const url = `${server.url}/mcp`;
+    const url = faces.mcpUrl;
     const headers: Record<string, string> = {
-      authorization: `Bearer ${token}`,
+      authorization: `Bearer ${faces.token}`,
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
     };

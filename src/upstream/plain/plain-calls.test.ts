@@ -2,9 +2,9 @@
 // connection each way, and every outcome a call can have must read the same through both.
 import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixturePath } from '../../test/fixtures/harness.js';
-import { CarteError } from '../errors.js';
-import { UpstreamPool, type CallOptions, type ProgressUpdate, type UpstreamConnection } from './index.js';
+import { fixturePath } from '../../../test/fixtures/harness.js';
+import { CarteError } from '../../errors.js';
+import { UpstreamPool, type CallOptions, type ProgressUpdate, type UpstreamConnection } from '../index.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const target = { kind: 'stdio' as const, command: process.execPath, args: [fixturePath('faults')], env: {} };

@@ -3,9 +3,9 @@
 // every outcome a call can have must read the same through both.
 import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cleanup, httpFixture, type HttpFixture } from '../../test/fixtures/harness.js';
-import { CarteError } from '../errors.js';
-import { UpstreamPool, type CallOptions, type ProgressUpdate, type UpstreamConnection } from './index.js';
+import { Cleanup, httpFixture, type HttpFixture } from '../../../test/fixtures/harness.js';
+import { CarteError } from '../../errors.js';
+import { UpstreamPool, type CallOptions, type ProgressUpdate, type UpstreamConnection } from '../index.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const legacy = { version: '2025-11-25' };

@@ -30,8 +30,8 @@ import { LEGACY_WIRE_ERA, progressOf } from './plain-calls.js';
 import { SseReader } from './sse-reader.js';
 import { wireCodec, type CallCodec } from './wire-codec.js';
 import type { CallOptions } from './types.js';
-import type { Bearer } from './oauth/bearer.js';
-import { challengeOf } from './oauth/challenge.js';
+import type { Bearer } from '../oauth/bearer.js';
+import { challengeOf } from '../oauth/challenge.js';
 
 const METHOD = 'tools/call';
 /** The wait before resuming a stream whose server gave no `retry` (ms). */
