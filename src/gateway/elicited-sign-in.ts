@@ -8,7 +8,7 @@ import { CarteError } from '../errors.js';
 import { loginCommand } from '../upstream/index.js';
 import type { CallerContext } from './access/context.js';
 import { requireScope, scopeAllows } from './access/scopes.js';
-import { isPerUser, noSubjectRefusal } from './calls/per-user.js';
+import { isPerUser, linkAgain, noSubjectRefusal } from './calls/per-user.js';
 import { signInToServer, type SignInSite } from './upstream-sign-in.js';
 
 /** How long a person has to finish a sign-in asked of their client. */
@@ -54,6 +54,8 @@ export async function signInThroughClient(
       timeoutMs: how.timeoutMs ?? ELICITED_SIGN_IN_TIMEOUT_MS,
       ...(how.scope ? { scope: how.scope } : {}),
       ...(desk ? { callback: desk.callback() } : {}),
+      // `carte auth login` refuses a per-user server: its timeout names the ways a person links.
+      ...(perUser ? { again: linkAgain(id) } : {}),
       openUrl: async (url) => {
         const message = perUser
           ? `Server "${id}" needs you to sign in with your own account: open this page to let Carte use it for your calls.`

@@ -182,7 +182,9 @@ export {
   signInToServer,
   signOutOfServer,
   signInStates,
+  ownLink,
   upstreamAuthStatus,
+  type OwnLink,
   type SignInSite,
   type UpstreamAuthStatus,
 } from './upstream-sign-in.js';

@@ -174,6 +174,43 @@ export async function upstreamAuthStatus(
   });
 }
 
+/**
+ * A caller's own link to a per-user server (never a token, never anyone else's): linked; expired
+ * (its access token ran out and no refresh token is held); not_linked; no_subject (a caller not
+ * signed in to Carte through the identity provider, e.g. a Carte token, has no account to link).
+ */
+export interface OwnLink {
+  state: 'linked' | 'expired' | 'not_linked' | 'no_subject';
+  scope: string | null;
+  /** When the caller's access token expires (ISO 8601), when the server said. */
+  expiresAt: string | null;
+  refreshable: boolean;
+}
+
+/** Whether the caller has linked their own account to per-user server `id`, from the clear columns only. */
+export async function ownLink(
+  site: SignInSite,
+  caller: CallerContext,
+  id: string,
+  now: number = Date.now(),
+): Promise<OwnLink> {
+  const none = { scope: null, expiresAt: null, refreshable: false };
+  if (!isPerUser(remoteServer(site.gateway, id)))
+    throw new CarteError('bad_input', `server "${id}" has one shared sign-in, not per-user links`);
+  if (!caller.subject) return { state: 'no_subject', ...none };
+  const meta = (await site.store.upstreamAuth.list()).find(
+    (m) => m.serverId === id && m.subject === caller.subject,
+  );
+  if (!meta) return { state: 'not_linked', ...none };
+  const expired = meta.expiresAt != null && meta.expiresAt <= now && !meta.refreshable;
+  return {
+    state: expired ? 'expired' : 'linked',
+    scope: meta.scope,
+    expiresAt: meta.expiresAt != null ? new Date(meta.expiresAt).toISOString() : null,
+    refreshable: meta.refreshable,
+  };
+}
+
 /** The sign-in state of each remote server among `ids` (the others are left out), by id. */
 export async function signInStates(
   site: SignInSite,

@@ -4,7 +4,8 @@
 // whose `whoami` answers whose token it got): each is asked to sign in by URL elicitation, each
 // call carries that person's own upstream token, a person who has not linked gets the sign-in
 // request or the error, never another's token, a Carte token is refused, and the audit rows name
-// the subjects.
+// the subjects. Then the web menu's path (REST): a person links and unlinks their own account with
+// POST /api/v1/servers/{id}/sign-in and /sign-out, and GET /servers tells each caller their own link.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -16,6 +17,7 @@ import {
   LOCAL_CALLER as ME,
   openStore,
   serversFromConfig,
+  signInThroughClient,
   signInToServer,
   upstreamAuthStatus,
   type Store,
@@ -44,7 +46,7 @@ beforeAll(async () => {
     url: ${up.url}/mcp
     oauth: { identity: per-user }
 auth:
-  oidc: { issuer: "${idp.url}", audience: "${AUDIENCE}", scopeMap: { "carte:call": [call] } }
+  oidc: { issuer: "${idp.url}", audience: "${AUDIENCE}", scopeMap: { "carte:call": [call], "carte:search": [search] } }
 `;
   const parsed = parseConfigText(yaml, { path: join(tmp.dir, 'carte.yaml'), env: {}, dataDir: tmp.dir });
   expect(parsed.errors).toEqual([]);
@@ -95,6 +97,10 @@ async function connect(bearer: string, person?: string) {
 }
 
 const personOf = (sub: string) => idp.sign({ sub, scope: 'openid carte:call' });
+
+/** HOW_TO_LINK, as every per-user message names it. */
+const HOW =
+  "call it from an MCP client that supports URL elicitation, signed in to Carte through the identity provider, and it asks you to sign in; or press Link my account on the Servers page of Carte's web menu (/#/servers)";
 
 describe('a per-user server over HTTP', () => {
   it("asks each person to sign in, then calls with that person's own token", async () => {
@@ -149,7 +155,7 @@ describe('a per-user server over HTTP', () => {
     try {
       expect(await carol.whoami()).toEqual({
         error: true,
-        text: 'server "notes" needs you to sign in with your own account (it has per-user sign-in); call it from an MCP client that supports URL elicitation, signed in to Carte through the identity provider, and it asks you to sign in',
+        text: `server "notes" needs you to sign in with your own account (it has per-user sign-in); ${HOW}`,
       });
       expect(up.seen.length).toBe(before);
     } finally {
@@ -196,7 +202,129 @@ describe('a per-user server over HTTP', () => {
     await expect(
       signInToServer({ gateway, store }, 'notes', { openUrl: () => Promise.resolve(), timeoutMs: 1000 }),
     ).rejects.toThrow(
-      'server "notes" has per-user sign-in: each person links their own account (call it from an MCP client that supports URL elicitation, signed in to Carte through the identity provider, and it asks you to sign in); carte auth login and logout handle only shared sign-ins',
+      `server "notes" has per-user sign-in: each person links their own account (${HOW}); carte auth login and logout handle only shared sign-ins`,
     );
+  });
+
+  it('an elicited link not finished in time says how to link again, not carte auth login', async () => {
+    const gina = { projectId: 'default', scopes: ['call'], subject: 'gina@example.com' };
+    const asker = { ask: () => Promise.resolve('accept'), complete: () => Promise.resolve() };
+    const err = await signInThroughClient({ gateway, store }, gina, 'notes', asker, { timeoutMs: 1000 }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toBe(
+      `no sign-in to server "notes" came back within 1 s; call a tool of server "notes" again to be asked again, or press Link my account on the Servers page of Carte's web menu (/#/servers)`,
+    );
+  });
+});
+
+describe("linking one's own account through the REST API (the web menu's Servers page)", () => {
+  const rest = async (bearer: string, method: 'GET' | 'POST', path: string) => {
+    const res = await fetch(`${server.url}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const signInOf = async (bearer: string) => {
+    const { body } = await rest(bearer, 'GET', '/servers');
+    return (body.servers as { id: string; signIn?: Record<string, unknown> }[])[0]!.signIn;
+  };
+
+  it("links the caller's own account, whose calls then carry their token; another person stays unlinked", async () => {
+    const dave = await personOf('dave@example.com');
+    const erin = await personOf('erin@example.com');
+    const none = { scope: null, expiresAt: null, refreshable: false };
+    expect(await signInOf(dave)).toEqual({ state: 'per_user', you: { state: 'not_linked', ...none } });
+
+    const started = await rest(dave, 'POST', '/servers/notes/sign-in');
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ server: 'notes', state: 'waiting' });
+    const url = new URL(started.body.authorizationUrl as string);
+    expect(url.searchParams.get('redirect_uri')).toBe(`${server.url}/oauth/callback`);
+    // Dave's browser: the fixture's authorization page signs in the person it names, then the
+    // redirect lands on Carte's callback page.
+    const page = await fetch(url, { headers: { 'x-person': 'dave' }, redirect: 'follow' });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<h1>Signed in</h1>');
+    await expect.poll(async () => ((await signInOf(dave))?.you as { state: string }).state).toBe('linked');
+    expect((await signInOf(dave))?.you).toEqual({
+      state: 'linked',
+      scope: 'notes',
+      expiresAt: expect.stringMatching(/^\d{4}-/) as string,
+      refreshable: false,
+    });
+
+    const asDave = await connect(dave);
+    const asErin = await connect(erin);
+    try {
+      expect(await asDave.whoami()).toEqual({ error: false, text: 'you are dave' });
+      expect(up.seen.at(-1)).toEqual({ person: 'dave', token: up.issued.get('dave')![0] });
+      const before = up.seen.length;
+      expect(await asErin.whoami()).toEqual({
+        error: true,
+        text: `server "notes" needs you to sign in with your own account (it has per-user sign-in); ${HOW}`,
+      });
+      expect(up.seen.length).toBe(before);
+      expect(await signInOf(erin)).toEqual({ state: 'per_user', you: { state: 'not_linked', ...none } });
+    } finally {
+      await asDave.c.close();
+      await asErin.c.close();
+    }
+  });
+
+  it('an admin sees how many linked, never whose; a Carte token may not link or unlink', async () => {
+    const admin = (await createToken(store, { project: 'default', scopes: ['admin'] }, Date.now())).token;
+    const shown = await signInOf(admin);
+    expect(shown).toEqual({
+      state: 'per_user',
+      linked: 3, // alice, bob, dave
+      you: { state: 'no_subject', scope: null, expiresAt: null, refreshable: false },
+    });
+    for (const action of ['sign-in', 'sign-out']) {
+      const r = await rest(admin, 'POST', `/servers/notes/${action}`);
+      expect(r).toEqual({
+        status: 403,
+        body: {
+          error: {
+            code: 'denied',
+            message:
+              'server "notes" has per-user sign-in: each person links their own account, which needs a caller signed in to Carte through the identity provider (auth.oidc), not a Carte token',
+          },
+        },
+      });
+    }
+    // A person whose token has only the search scope may not link either.
+    const searchOnly = await idp.sign({ sub: 'frank@example.com', scope: 'openid carte:search' });
+    const r = await rest(searchOnly, 'POST', '/servers/notes/sign-in');
+    expect(r.status).toBe(403);
+    expect(JSON.stringify(r.body)).toContain('needs the call scope');
+  });
+
+  it("unlinks the caller's own account only; the audit names the subject", async () => {
+    const dave = await personOf('dave@example.com');
+    const ended = await rest(dave, 'POST', '/servers/notes/sign-out');
+    expect(ended).toEqual({
+      status: 200,
+      body: { server: 'notes', forgotten: true, revocation: 'not_offered' },
+    });
+    expect(((await signInOf(dave))?.you as { state: string }).state).toBe('not_linked');
+    const asDave = await connect(dave);
+    try {
+      expect(await asDave.whoami()).toMatchObject({ error: true });
+    } finally {
+      await asDave.c.close();
+    }
+    expect(((await signInOf(await personOf('alice@example.com')))?.you as { state: string }).state).toBe(
+      'linked',
+    );
+    const again = await rest(dave, 'POST', '/servers/notes/sign-out');
+    expect(again.body).toMatchObject({ forgotten: false });
+    const auth = await store.activity.audit({ kinds: ['auth'], subject: 'dave@example.com', limit: 10 });
+    expect(auth.map((r) => [r.detail, r.outcome])).toEqual([
+      ['upstream sign-out (not_offered)', 'ok'],
+      ['upstream sign-in (scope notes)', 'ok'],
+    ]);
   });
 });

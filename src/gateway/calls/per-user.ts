@@ -21,7 +21,7 @@ export function isPerUser(server: GatewayServer): boolean {
 
 /** How to link one's own account, named by every per-user message. */
 const HOW_TO_LINK =
-  'call it from an MCP client that supports URL elicitation, signed in to Carte through the identity provider, and it asks you to sign in';
+  "call it from an MCP client that supports URL elicitation, signed in to Carte through the identity provider, and it asks you to sign in; or press Link my account on the Servers page of Carte's web menu (/#/servers)";
 
 /**
  * A caller with no subject (a Carte token, the local user) on a per-user server: it has no account
@@ -33,6 +33,23 @@ export function noSubjectRefusal(serverId: string): CarteError {
     `server "${serverId}" has per-user sign-in: each caller uses their own account, so it needs a caller signed in to Carte through the identity provider (auth.oidc), not a Carte token or the local user`,
     { details: { identity: 'per-user' } },
   );
+}
+
+/**
+ * Linking (or unlinking) from the REST API or the web menu by a caller with no subject (a Carte
+ * token): there is no account of its own to link, and it may not touch anyone else's.
+ */
+export function noSubjectLinkRefusal(serverId: string): CarteError {
+  return new CarteError(
+    'denied',
+    `server "${serverId}" has per-user sign-in: each person links their own account, which needs a caller signed in to Carte through the identity provider (auth.oidc), not a Carte token`,
+    { details: { identity: 'per-user' } },
+  );
+}
+
+/** What to do when a per-user sign-in asked of a person was not finished in time. */
+export function linkAgain(serverId: string): string {
+  return `call a tool of server "${serverId}" again to be asked again, or press Link my account on the Servers page of Carte's web menu (/#/servers)`;
 }
 
 /** `carte auth login|logout` on a per-user server: the local user has no subject to link. */

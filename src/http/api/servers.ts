@@ -2,20 +2,42 @@
 // count, usable, why not); an admin also sees state, discovery, the last error and the sandbox. Never a
 // command line, URL, path, env or header (the target stays in `carte servers`).
 // POST /servers/{id}/refresh: rediscovers one server (admin). A remote server also shows its
-// sign-in (`signIn`); sign-ins.ts starts and ends them.
+// sign-in (`signIn`; on a per-user server the caller's own link, never another's); sign-ins.ts
+// starts and ends them.
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { CarteError, quote } from '../../errors.js';
 import {
+  ownLink,
   requireScope,
   scopeAllows,
   signInStates,
   type CallerContext,
+  type OwnLink,
   type ServerSummary,
+  type UpstreamAuthStatus,
 } from '../../gateway/index.js';
 import type { HttpDeps, HttpEnv } from '../shared/types.js';
 import { callerOf } from './context.js';
 import { menu, NOT_AUDITED } from './menu.js';
 import { AUTH_ERRORS, errors, json } from './schemas.js';
+
+const OwnLinkSchema = z
+  .object({
+    state: z.enum(['linked', 'expired', 'not_linked', 'no_subject']).openapi({
+      description:
+        'linked; expired (no refresh token left); not_linked; no_subject (the caller is not signed in to Carte through the identity provider, e.g. a Carte token, so has no account to link)',
+    }),
+    scope: z.string().nullable().openapi({ description: "The scopes granted to the caller's link" }),
+    expiresAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "When the caller's access token expires (ISO 8601)" }),
+    refreshable: z.boolean(),
+  })
+  .openapi('OwnLink', {
+    description:
+      "The caller's own link to a per-user server (POST /servers/{id}/sign-in links it); never a token, never another person's",
+  });
 
 const SignInSchema = z
   .object({
@@ -34,6 +56,10 @@ const SignInSchema = z
       .optional()
       .openapi({ description: 'When the access token expires (ISO 8601)' }),
     refreshable: z.boolean().optional().openapi({ description: 'Whether a refresh token is held' }),
+    linked: z.number().int().optional().openapi({
+      description: 'per_user, admin only: how many people have linked their account (never whose)',
+    }),
+    you: OwnLinkSchema.optional().openapi({ description: "per_user only: the caller's own link" }),
   })
   .openapi('SignIn', { description: "A remote server's sign-in (docs/upstream-auth.md); never a token" });
 
@@ -121,23 +147,13 @@ export function registerServers(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void
       deps,
       seen.map((s) => s.id),
     );
+    const own = new Map<string, OwnLink>();
+    for (const auth of signIns.values())
+      if (auth.state === 'per_user') own.set(auth.server, await ownLink(deps, caller, auth.server));
     const servers = seen.map((s) => {
       const o = ops?.get(s.id);
       const auth = signIns.get(s.id);
-      // Everyone sees whether a remote server is signed in; admins also its scopes and expiry.
-      const signIn =
-        auth === undefined
-          ? {}
-          : o === undefined
-            ? { signIn: { state: auth.state } }
-            : {
-                signIn: {
-                  state: auth.state,
-                  scope: auth.scope,
-                  expiresAt: auth.expiresAt,
-                  refreshable: auth.refreshable,
-                },
-              };
+      const signIn = auth === undefined ? {} : { signIn: signInView(auth, o !== undefined, own.get(s.id)) };
       if (o === undefined) return { ...s, ...signIn };
       const { enabled, status, state, connected, activeCalls, queuedCalls, lastError } = o;
       const extra = { enabled, status, state, connected, activeCalls, queuedCalls, lastError };
@@ -154,6 +170,18 @@ export function registerServers(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void
     const [report] = await deps.gateway.sync(caller, { server: id });
     return c.json(report!, 200);
   });
+}
+
+/**
+ * What a caller sees of a remote server's sign-in: its state for everyone; a shared one's scopes
+ * and expiry for admins; on a per-user one, the caller's own link, and for admins how many linked.
+ */
+function signInView(auth: UpstreamAuthStatus, admin: boolean, you: OwnLink | undefined) {
+  if (auth.state === 'per_user')
+    return { state: auth.state, ...(admin ? { linked: auth.linked } : {}), ...(you ? { you } : {}) };
+  if (!admin) return { state: auth.state };
+  const { state, scope, expiresAt, refreshable } = auth;
+  return { state, scope, expiresAt, refreshable };
 }
 
 /** Another project's server answers exactly like an unknown one (no did-you-mean for either). */

@@ -12,7 +12,13 @@ export interface SignInCallback {
   redirectUrl: string;
   /** Starts waiting for `state` before the page opens: a browser may come back before `result` is asked. */
   expect?(state: string, serverId: string): void;
-  result(state: string, serverId: string, timeoutMs: number): Promise<{ code: string; iss?: string }>;
+  /** `again`: what the timeout's message tells the person to do (default: run `carte auth login` again). */
+  result(
+    state: string,
+    serverId: string,
+    timeoutMs: number,
+    again?: string,
+  ): Promise<{ code: string; iss?: string }>;
   /** Ends the wait; `outcome` is how the sign-in ended (after the code exchange). */
   close(outcome?: SignInOutcome): void;
 }
@@ -50,8 +56,8 @@ export class CallbackDesk {
     return {
       redirectUrl: this.redirectUrl,
       expect: (state, serverId) => void expect(state, serverId),
-      result: (state, serverId, timeoutMs) =>
-        awaitAnswer(expect(state, serverId), state, serverId, timeoutMs),
+      result: (state, serverId, timeoutMs, again) =>
+        awaitAnswer(expect(state, serverId), state, serverId, timeoutMs, again),
       close: (outcome) => {
         if (mine !== undefined) this.waiting.delete(mine);
         settle(outcome ?? { ok: false, message: 'the sign-in ended without an answer' });
@@ -69,12 +75,13 @@ export class CallbackDesk {
   }
 }
 
-/** The answer once it arrives (checked against `state`), or the timeout's error naming the command. */
+/** The answer once it arrives (checked against `state`), or the timeout's error saying what to do `again`. */
 export async function awaitAnswer(
   arrived: Promise<URLSearchParams>,
   state: string,
   serverId: string,
   timeoutMs: number,
+  again = `run \`${loginCommand(serverId)}\` again (with --no-browser to open the URL yourself)`,
 ): Promise<{ code: string; iss?: string }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -83,7 +90,7 @@ export async function awaitAnswer(
         reject(
           new CarteError(
             'timeout',
-            `no sign-in to server "${serverId}" came back within ${Math.round(timeoutMs / 1000)} s; run \`${loginCommand(serverId)}\` again (with --no-browser to open the URL yourself)`,
+            `no sign-in to server "${serverId}" came back within ${Math.round(timeoutMs / 1000)} s; ${again}`,
           ),
         ),
       timeoutMs,

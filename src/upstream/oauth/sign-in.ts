@@ -24,6 +24,8 @@ export interface SignInOptions {
   scope?: string;
   /** Where the browser comes back (the HTTP face's /oauth/callback); else a loopback listener of its own. */
   callback?: SignInCallback;
+  /** What a timeout's message tells the person to do (default: run `carte auth login <id>` again). */
+  again?: string;
 }
 
 /** What a finished sign-in holds (never the token itself). */
@@ -58,7 +60,7 @@ export async function signIn(
     const asked = { serverUrl: url, ...challenge, ...(scope ? { scope } : {}) };
     // A person asked to sign in: a fresh authorization, not a refresh of what is held.
     if ((await auth(provider, { ...asked, forceReauthorization: true })) === 'REDIRECT') {
-      const { code, iss } = await callback.result(state, serverId, options.timeoutMs);
+      const { code, iss } = await callback.result(state, serverId, options.timeoutMs, options.again);
       await auth(provider, { ...asked, authorizationCode: code, ...(iss ? { iss } : {}) });
     }
     const done = summary(await oauth.vault.load());
@@ -158,7 +160,7 @@ async function listenForCallback(): Promise<SignInCallback> {
   return {
     redirectUrl: `http://127.0.0.1:${port}/callback`,
     close: () => server.close(),
-    result: (state, serverId, timeoutMs) => awaitAnswer(arrived, state, serverId, timeoutMs),
+    result: (state, serverId, timeoutMs, again) => awaitAnswer(arrived, state, serverId, timeoutMs, again),
   };
 }
 
