@@ -19,8 +19,17 @@ export interface CarteProcess {
   stop(): Promise<void>;
 }
 
-/** `remote`: more servers, by id, each a remote URL (the sign-in test's OAuth server). */
-export async function startCarte(options: { remote?: Record<string, string> } = {}): Promise<CarteProcess> {
+/** How `startCarte` may differ from the usual set-up. */
+export interface CarteOptions {
+  /** More servers, by id, each a remote URL (the sign-in test's OAuth server). */
+  remote?: Record<string, string>;
+  /** Remote servers with `oauth: { identity: per-user }`, by id (needs `oidc`). */
+  perUser?: Record<string, string>;
+  /** `auth.oidc`: an identity provider whose `carte:call` scope maps to call. */
+  oidc?: { issuer: string; audience: string };
+}
+
+export async function startCarte(options: CarteOptions = {}): Promise<CarteProcess> {
   const tmp = tempDir('carte-browser-');
   const dir = tmp.dir;
   const config = join(dir, 'carte.yaml');
@@ -42,6 +51,15 @@ export async function startCarte(options: { remote?: Record<string, string> } = 
       `    args: [${q(join(FIXTURES, 'paginated.mjs'))}]`,
       '    sandbox: { network: [registry.npmjs.org, "localhost:5173"], memoryMb: 256, maxProcesses: 32 }',
       ...Object.entries(options.remote ?? {}).map(([id, url]) => `  ${id}: { url: ${q(url)} }`),
+      ...Object.entries(options.perUser ?? {}).map(
+        ([id, url]) => `  ${id}: { url: ${q(url)}, oauth: { identity: per-user } }`,
+      ),
+      ...(options.oidc
+        ? [
+            'auth:',
+            `  oidc: { issuer: ${q(options.oidc.issuer)}, audience: ${q(options.oidc.audience)}, scopeMap: { "carte:call": [call] } }`,
+          ]
+        : []),
       'rules:',
       "  - { match: 'everything/echo', pin: true }",
       // Only this exact node is approved at once; `node` from PATH is not it, so memory waits.

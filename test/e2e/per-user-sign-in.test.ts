@@ -103,6 +103,21 @@ const HOW =
   "call it from an MCP client that supports URL elicitation, signed in to Carte through the identity provider, and it asks you to sign in; or press Link my account on the Servers page of Carte's web menu (/#/servers)";
 
 describe('a per-user server over HTTP', () => {
+  it('before anyone links, the menu says how to link, not carte auth login (which refuses it)', async () => {
+    const res = await fetch(`${server.url}/api/v1/servers`, {
+      headers: { authorization: `Bearer ${await personOf('alice@example.com')}` },
+    });
+    const { servers } = (await res.json()) as { servers: { id: string; usable: boolean; reason?: string }[] };
+    expect(servers).toMatchObject([
+      {
+        id: 'notes',
+        usable: false,
+        reason:
+          "has per-user sign-in and nobody has linked their account yet; link yours by calling it from an MCP client that supports URL elicitation, or with Link my account on the Servers page of Carte's web menu",
+      },
+    ]);
+  });
+
   it("asks each person to sign in, then calls with that person's own token", async () => {
     const alice = await connect(await personOf('alice@example.com'), 'alice');
     const bob = await connect(await personOf('bob@example.com'), 'bob');

@@ -58,6 +58,16 @@ export interface SignInInfo {
   scope?: string | null;
   expiresAt?: string | null;
   refreshable?: boolean;
+  /** per_user, admins only: how many people have linked their account (never whose). */
+  linked?: number;
+  /** per_user: the caller's own link (never anyone else's). */
+  you?: OwnLink;
+}
+export interface OwnLink {
+  state: 'linked' | 'expired' | 'not_linked' | 'no_subject';
+  scope: string | null;
+  expiresAt: string | null;
+  refreshable: boolean;
 }
 export interface StartedSignIn {
   server: string;

@@ -72,7 +72,7 @@ function menu(src: MenuSource): MenuAnswer {
     hot: src.hot().map((key) => toolSummary(src, key, policy.verdict(key)?.pinned === true)),
     categories: categories(src),
     servers: src.servers.map((s) => {
-      const a = agentServer(src.summary(s), counts.get(s.id) ?? 0);
+      const a = agentServer(src.summary(s), counts.get(s.id) ?? 0, s);
       if (!withDescriptions) delete a.description;
       return a;
     }),
@@ -144,7 +144,7 @@ function page(src: MenuSource, req: BrowseRequest): ToolPage {
       .rowsOf(s.id)
       .map((t) => t.key)
       .filter((k) => policy.canSee(k));
-    const { usable, reason } = agentServer(src.summary(s), keys.length);
+    const { usable, reason } = agentServer(src.summary(s), keys.length, s);
     status = { usable, ...(reason ? { reason } : {}) };
   } else keys = policy.listedKeys();
   if (req.category !== undefined) {

@@ -1,4 +1,4 @@
-/** The servers: state, tool count, last discovery and last error, sandbox, sign-in; admins can refresh one, and sign in or out of a remote one. */
+/** The servers: state, tool count, last discovery and last error, sandbox, sign-in; admins can refresh one, and sign in or out of a remote one; callers link their own account to a per-user one. */
 import { api, type RefreshResult, type ServerInfo } from '../api.js';
 import { badge, h, route, timeAgo } from '../dom.js';
 import { hasScope, runAction, statusLine, type ViewContext } from './common.js';
@@ -61,7 +61,7 @@ function serverItem(s: ServerInfo, refresh: HTMLElement | null, signIn: HTMLElem
     sandboxLine(s),
     s.reason ? h('p', { class: 'server-error' }, s.reason) : null,
     signIn,
-    state === 'needs_sign_in'
+    state === 'needs_sign_in' && s.signIn?.state !== 'per_user'
       ? h('p', { class: 'muted' }, 'Or sign in from a terminal: ', h('code', {}, `carte auth login ${s.id}`))
       : null,
     s.lastError ? h('p', { class: 'server-error' }, 'Last error: ', s.lastError) : null,
