@@ -140,3 +140,13 @@ export function withStderr(err: CarteError, stderr: StderrTail): CarteError {
 }
 
 const STDERR_MARK = '; its stderr ends with: ';
+
+/** Refuses a result over `maxBytes` once serialized (`limits.maxResultBytes`). */
+export function checkSize(serverId: string, what: string, result: unknown, maxBytes: number): void {
+  const size = Buffer.byteLength(JSON.stringify(result) ?? '');
+  if (size > maxBytes)
+    throw new CarteError(
+      'upstream_error',
+      `server "${serverId}" sent ${what} of ${size} bytes, over the ${maxBytes}-byte limit (limits.maxResultBytes)`,
+    );
+}

@@ -1,5 +1,6 @@
 import type { SandboxSpec } from './sandbox/types.js';
 import type { OAuthSettings, UpstreamOAuth } from './oauth/types.js';
+import type { Elicitor } from './elicitation.js';
 
 /** How to reach one upstream, already resolved (env interpolated) by the caller. */
 export type UpstreamTarget =
@@ -59,6 +60,8 @@ export interface ConnectOptions {
   oauth?: UpstreamOAuth;
   /** Largest message the upstream may send, in bytes (stdio read buffer; checked on HTTP results). */
   maxMessageBytes?: number;
+  /** Declare form elicitation to the upstream: each call then answers it with its `elicit` (elicitation.ts). */
+  elicitation?: boolean;
 }
 
 /** The upstream notifications the gateway relays to its downstream sessions. */
@@ -80,6 +83,8 @@ export interface CallOptions {
   idempotent?: boolean;
   /** `_meta` of the downstream request, minus its progress token (the SDK sets its own). */
   meta?: Record<string, unknown>;
+  /** Answers a form elicitation the upstream sends during this call; absent: declined. */
+  elicit?: Elicitor;
 }
 
 /** The MCP log levels, least severe first (RFC 5424's order). */

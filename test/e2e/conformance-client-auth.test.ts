@@ -58,10 +58,11 @@ function conformance(scenario: string): Promise<{ code: number | null; out: stri
 
 /**
  * The suite's other client scenarios of 0.1.13: a handshake, a call with the arguments the
- * scenario asks for, and SEP-1699's resumed stream (a tools/call stream closed after a priming
+ * scenario asks for, a form elicitation during a call accepted with its defaults (`carte call
+ * --yes`, SEP-1034), and SEP-1699's resumed stream (a tools/call stream closed after a priming
  * event is resumed on a GET with Last-Event-ID, no sooner than the event's retry: plain-http.ts).
  */
-const OTHER_SCENARIOS = ['initialize', 'tools_call', 'sse-retry'];
+const OTHER_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 
 describe.concurrent('conformance client scenarios', () => {
   it.each(OTHER_SCENARIOS)('%s passes', { timeout: 120_000 }, async (scenario) => {

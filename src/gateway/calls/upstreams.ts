@@ -56,6 +56,8 @@ export class Upstreams {
     private readonly limits: UpstreamLimits,
     private readonly onCatalogChange: () => Promise<void>,
     private readonly lifecycle: LifecycleOptions = LIFECYCLE_DEFAULTS,
+    /** Connections declare form elicitation: calls answer it (GatewayOptions.answersElicitation). */
+    private readonly answersElicitation = false,
   ) {}
 
   life(id: string): ServerLife {
@@ -85,6 +87,7 @@ export class Upstreams {
         logger: this.logger,
         known: await this.knownEra(server.id),
         maxMessageBytes: this.limits.maxResultBytes,
+        ...(this.answersElicitation ? { elicitation: true } : {}),
         ...(server.target.kind === 'remote'
           ? { oauth: upstreamOAuth(this.store, server, this.logger)! }
           : {}),
