@@ -2,6 +2,7 @@ import { SdkError, SdkErrorCode, ProtocolError, SERVER_INFO_META_KEY } from '@mo
 import { CarteError } from '../errors.js';
 import { isAuthFailure, signInNeeded } from './oauth/sign-in-needed.js';
 import type { StderrTail } from './stderr-tail.js';
+import { URL_ELICITATION_REQUIRED, urlElicitationRequired } from './url-elicitation.js';
 
 /** Maps an SDK or transport failure to the gateway's error model, naming the server. */
 export function mapUpstreamError(
@@ -46,6 +47,8 @@ export function mapUpstreamError(
       operatorMessage: `server "${serverId}" failed ${what}: ${err.message}`,
     });
   }
+  if (err instanceof ProtocolError && err.code === URL_ELICITATION_REQUIRED)
+    return urlElicitationRequired(serverId, what, err.data, err);
   if (err instanceof ProtocolError) {
     return new CarteError(
       'upstream_error',

@@ -2,12 +2,16 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { FIXTURES, ROOT, tempDir } from './helpers.js';
 
 // Slow: `carte call` (the built CLI) answering an upstream's form elicitation during a call
 // (SEP-1034, issue 41): `--yes` sends the form's defaults, no terminal declines, and on a
 // pseudo-terminal (test/e2e/pty-drive.py, python3's pty) each field is asked with its default.
-// The fixture (test/fixtures/elicit-form.mjs) returns what came back as the tool's text.
+// The fixture (test/fixtures/elicit-form.mjs) returns what came back as the tool's text. Then an
+// upstream's -32042 (URL elicitation required): `carte call` prints the page, and `carte serve`
+// relays it as -32042 to a client that declared URL elicitation, as a tool error to others.
 const BIN = join(ROOT, 'bin', 'carte.js');
 const tmp = tempDir();
 const DATA = join(tmp.dir, 'data');
@@ -117,4 +121,75 @@ describe('carte call and an upstream form elicitation', () => {
     expect(r.shown).toMatch(/\r?\ndecline\r?\n/);
     expect(r.code).toBe(0);
   });
+});
+
+/** A client of `carte serve` (stdio) that declares `capabilities`; closed by the caller. */
+async function served(capabilities: Record<string, unknown>): Promise<Client> {
+  const client = new Client({ name: 'test', version: '0' }, { capabilities });
+  const args = [BIN, '--data-dir', DATA, '--config', CONFIG, 'serve'];
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args, env: ENV, stderr: 'pipe' }),
+  );
+  return client;
+}
+
+describe("an upstream's -32042 (URL elicitation required)", () => {
+  const PAGE = 'https://example.com/connect?as=fixture';
+  const call = { name: 'call_tool', arguments: { key: 'legacy/open_page', arguments: {} } };
+
+  it(
+    'carte call prints the page to open (an unsafe URL is dropped) and exits 77',
+    { timeout: 60_000 },
+    async () => {
+      const r = await carte('call', 'legacy/open_page');
+      expect(r.code).toBe(77);
+      expect(r.stderr).toContain(
+        `server "legacy" needs you to open this page in a browser, then make the call again: ${PAGE} (Connect your account)`,
+      );
+      expect(r.stderr).not.toContain('javascript:');
+    },
+  );
+
+  it(
+    'is relayed as -32042 with the checked elicitations to a client that opens URLs',
+    { timeout: 60_000 },
+    async () => {
+      const client = await served({ elicitation: { url: {} } });
+      try {
+        const err = (await client.callTool(call).catch((e: unknown) => e)) as {
+          code?: number;
+          data?: unknown;
+        };
+        expect(err.code).toBe(-32042);
+        expect(err.data).toEqual({
+          elicitations: [
+            { mode: 'url', elicitationId: 'connect-1', url: PAGE, message: 'Connect your account' },
+          ],
+        });
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  it(
+    'is a tool error naming the code and the pages to a client that does not',
+    { timeout: 60_000 },
+    async () => {
+      const client = await served({});
+      try {
+        const result = await client.callTool(call);
+        expect(result.isError).toBe(true);
+        expect(JSON.stringify(result.content)).toContain('needs the user to open a page in a browser');
+        const error = (result._meta as Record<string, { code: string; jsonrpc: number; details: unknown }>)[
+          'carte/error'
+        ]!;
+        expect(error.code).toBe('url_elicitation_required');
+        expect(error.jsonrpc).toBe(-32042);
+        expect(JSON.stringify(error.details)).toContain(PAGE);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
