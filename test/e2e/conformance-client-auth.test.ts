@@ -40,6 +40,7 @@ const SCENARIOS = [
   'metadata-issuer-mismatch',
   'client-credentials-jwt',
   'client-credentials-basic',
+  'authorization-server-migration',
 ];
 
 function conformance(scenario: string): Promise<{ code: number | null; out: string }> {

@@ -52,6 +52,7 @@ export async function signIn(
       state,
       open: (u) => options.openUrl(u.href),
     });
+    provider.forgetDiscovery();
     const asked = { serverUrl: url, ...challenge, ...(scope ? { scope } : {}) };
     // A person asked to sign in: a fresh authorization, not a refresh of what is held.
     if ((await auth(provider, { ...asked, forceReauthorization: true })) === 'REDIRECT') {
