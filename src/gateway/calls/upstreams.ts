@@ -102,7 +102,9 @@ export class Upstreams {
       this.opened.set(server.id, server);
       this.watcher?.connected(server, conn);
       // A list_changed sent right after initialize can be lost (MCP-NOTES): re-list on every connect.
-      if (opts.relist !== false) this.relist(server);
+      // Not where connections declare form elicitation (`carte call`): an upstream may list more
+      // tools to such a client, and the catalog is every face's, kept by clients without it.
+      if (opts.relist !== false && !this.answersElicitation) this.relist(server);
       return conn;
     } catch (err) {
       const e = toCarteError(err);
