@@ -21,6 +21,12 @@ export const ERROR_CODES = {
   upstream_error: { http: 502, jsonrpc: -32003, exit: 69 },
   /** A remote upstream answered HTTP 401: it needs a sign-in (`carte auth login <id>`), not a fix. */
   needs_sign_in: { http: 424, jsonrpc: -32010, exit: 77 },
+  /**
+   * An upstream answered a call with -32042 (MCP 2025-11-25): the user must open the pages in
+   * `details.elicitations` in a browser first, then call again (relayed as -32042 to a client
+   * that declared URL elicitation).
+   */
+  url_elicitation_required: { http: 424, jsonrpc: -32042, exit: 77 },
   /** An upstream did not answer in time. */
   timeout: { http: 504, jsonrpc: -32004, exit: 75 },
   /** The server's call slots and queue are full; retry later. */

@@ -53,6 +53,12 @@ export interface GatewayOptions {
    * garbage goes with it and requests are answered meanwhile. Default: in this process.
    */
   analyseApart?: boolean;
+  /**
+   * Whoever calls tools through this gateway can answer an upstream's form elicitation (`carte
+   * call`: a prompt or `--yes`): its connections declare form elicitation, and each call's
+   * `CallRequest.elicit` answers. Default: not declared (an upstream cannot ask).
+   */
+  answersElicitation?: boolean;
 }
 
 export interface GatewayParts {
@@ -96,6 +102,7 @@ export function gatewayParts(
     { ...RECORD_DEFAULTS, maxResultBytes: 8 * 1024 * 1024, ...options.limits },
     changed,
     { ...LIFECYCLE_DEFAULTS, ...options.lifecycle },
+    options.answersElicitation === true,
   );
   const view = new CatalogView(
     store,

@@ -83,6 +83,7 @@ export type {
 } from './shared/types.js';
 export type { SyncReport } from '../catalog/index.js';
 export type { Logger } from '../upstream/index.js';
+export type { ElicitationAnswer, Elicitor, FormElicitation, FormValue } from '../upstream/index.js';
 // Only upstream/ spawns; the CLI runs the service manager (`carte service install --start`) through this.
 export { runProgram, type ProgramOutcome } from '../upstream/index.js';
 // `carte doctor` says whether a sandbox and which limit mechanism can be had here.

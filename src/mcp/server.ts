@@ -1,4 +1,4 @@
-import { Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
+import { Server, UrlElicitationRequiredError, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { CarteError, toCarteError } from '../errors.js';
 import {
   LOCAL_CALLER,
@@ -161,6 +161,9 @@ export function createMcpServer(
       // A server that needs a sign-in: a client that opens URLs (SEP-1036) signs in, then the call runs again.
       const asker = urlAsker(server, ctx);
       const e = toCarteError(err);
+      // An upstream's -32042 (pages the user must open): relayed as such to a client that opens URLs.
+      if (e.code === 'url_elicitation_required' && asker)
+        throw new UrlElicitationRequiredError((e.details?.elicitations ?? []) as never, e.message);
       const id = e.code === 'needs_sign_in' ? e.details?.server : undefined;
       if (!asker || typeof id !== 'string') return errorResult(e);
       try {

@@ -79,7 +79,15 @@ export function onlyKeys(o: Record<string, unknown>, allowed: ReadonlySet<string
 }
 
 /** Error details an agent may read; anything else (stderr tails, paths) stays with the operator. */
-const AGENT_DETAILS = ['suggestions', 'violations', 'upstreamCode', 'upstreamData', 'circuitOpen'];
+const AGENT_DETAILS = [
+  'suggestions',
+  'violations',
+  'upstreamCode',
+  'upstreamData',
+  'circuitOpen',
+  // An upstream's -32042: the pages the user must open (checked http(s) URLs: url-elicitation.ts).
+  'elicitations',
+];
 
 /** The MCP face's one error mapping: a gateway failure becomes a tool error the agent can read. */
 export function errorResult(err: CarteError): Result {

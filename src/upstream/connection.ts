@@ -1,10 +1,11 @@
 import { Client, type StandardSchemaV1, type Transport } from '@modelcontextprotocol/client';
 import { CarteError } from '../errors.js';
 import { connectWithFallback, DEFAULT_MAX_MESSAGE, isEraMismatch, priorFrom } from './connect.js';
-import { explainFailure, sessionLost, withoutServerInfo } from './errors.js';
+import { checkSize, explainFailure, sessionLost, withoutServerInfo } from './errors.js';
 import { attachPlainCalls, type PlainCalls } from './plain/plain-calls.js';
 import { attachPlainHttpCalls, type PlainHttpCalls } from './plain/plain-http.js';
 import { UpstreamExtras } from './extras.js';
+import { CallElicitations, FORM_ELICITATION } from './elicitation.js';
 import { CarteOAuthProvider } from './oauth/provider.js';
 import { bearerOf } from './oauth/bearer.js';
 import { resultSchema } from './result-validator.js';
@@ -43,6 +44,8 @@ export class UpstreamConnection {
   private plainHttp?: (client: Client, transport: Transport) => PlainHttpCalls | undefined;
   /** The upstream's log level and resource subscriptions (extras.ts). */
   readonly extras: UpstreamExtras;
+  /** The calls in flight, to which an upstream's form elicitation goes (elicitation.ts). */
+  private elicitations?: CallElicitations;
   /** Reads the server's sign-in again (one made or forgotten by another process); its next request uses it. */
   reloadSignIn: () => Promise<void> = () => Promise.resolve();
 
@@ -102,6 +105,7 @@ export class UpstreamConnection {
       target.kind === 'remote' && options.oauth
         ? await CarteOAuthProvider.open(serverId, options.oauth)
         : undefined;
+    const elicitations = options.elicitation ? new CallElicitations(serverId) : undefined;
     const { client, transport } = await UpstreamConnection.dial(
       serverId,
       target,
@@ -109,6 +113,7 @@ export class UpstreamConnection {
       stderr,
       known,
       auth,
+      elicitations,
     );
     const version = client.getServerVersion();
     const conn = new UpstreamConnection(
@@ -126,6 +131,7 @@ export class UpstreamConnection {
       options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE,
     );
     conn.wire(client, options);
+    conn.elicitations = elicitations;
     if (auth) conn.reloadSignIn = () => auth.reload();
     if (target.kind === 'stdio' && options.plainCalls !== false)
       conn.plain = attachPlainCalls(client, transport, stdioReadLimit(conn.maxMessageBytes));
@@ -150,6 +156,7 @@ export class UpstreamConnection {
           stderr,
           { version: conn.info.protocolEra, discover: conn.info.discoverResult },
           auth,
+          elicitations,
         );
     }
     return conn;
@@ -163,14 +170,17 @@ export class UpstreamConnection {
     stderr: StderrTail,
     known: KnownEra | null,
     auth?: CarteOAuthProvider,
+    elicitations?: CallElicitations,
   ): Promise<{ client: Client; transport: Transport }> {
     const onChanged = options.onToolsChanged;
     const client = new Client(CLIENT_INFO, {
       versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(5000, options.timeoutMs) } },
+      ...(elicitations ? { capabilities: FORM_ELICITATION } : {}),
       ...(onChanged
         ? { listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => onChanged() } } }
         : {}),
     });
+    elicitations?.install(client);
     const notify = options.onNotification;
     if (notify) {
       client.setNotificationHandler('notifications/message', (n) => notify(n.method, n.params));
@@ -279,6 +289,7 @@ export class UpstreamConnection {
   ): Promise<Record<string, unknown>> {
     const params: Record<string, unknown> = { name, arguments: args };
     if (options.meta && Object.keys(options.meta).length > 0) params._meta = options.meta;
+    const done = this.elicitations?.track(options.elicit, options.signal);
     const result = await this.run(
       `tools/call "${name}"`,
       options.timeoutMs,
@@ -298,8 +309,9 @@ export class UpstreamConnection {
       },
       options.signal,
       options.idempotent ?? false,
-    );
-    if (this.pid === null) this.checkSize(`the result of "${name}"`, result);
+    ).finally(done);
+    // HTTP results are not bounded by a read buffer: measure them.
+    if (this.pid === null) checkSize(this.serverId, `the result of "${name}"`, result, this.maxMessageBytes);
     return withoutServerInfo(result);
   }
 
@@ -381,16 +393,5 @@ export class UpstreamConnection {
   /** Whether this connection's server runs in a sandbox. */
   get sandboxed(): boolean {
     return launchOf(this.transport) !== undefined;
-  }
-
-  /** HTTP results are not bounded by a read buffer: measure them. */
-  private checkSize(what: string, result: unknown): void {
-    const size = Buffer.byteLength(JSON.stringify(result) ?? '');
-    if (size > this.maxMessageBytes) {
-      throw new CarteError(
-        'upstream_error',
-        `server "${this.serverId}" sent ${what} of ${size} bytes, over the ${this.maxMessageBytes}-byte limit (limits.maxResultBytes)`,
-      );
-    }
   }
 }

@@ -2,6 +2,7 @@ import { SdkError, SdkErrorCode, ProtocolError, SERVER_INFO_META_KEY } from '@mo
 import { CarteError } from '../errors.js';
 import { isAuthFailure, signInNeeded } from './oauth/sign-in-needed.js';
 import type { StderrTail } from './stderr-tail.js';
+import { URL_ELICITATION_REQUIRED, urlElicitationRequired } from './url-elicitation.js';
 
 /** Maps an SDK or transport failure to the gateway's error model, naming the server. */
 export function mapUpstreamError(
@@ -46,6 +47,8 @@ export function mapUpstreamError(
       operatorMessage: `server "${serverId}" failed ${what}: ${err.message}`,
     });
   }
+  if (err instanceof ProtocolError && err.code === URL_ELICITATION_REQUIRED)
+    return urlElicitationRequired(serverId, what, err.data, err);
   if (err instanceof ProtocolError) {
     return new CarteError(
       'upstream_error',
@@ -140,3 +143,13 @@ export function withStderr(err: CarteError, stderr: StderrTail): CarteError {
 }
 
 const STDERR_MARK = '; its stderr ends with: ';
+
+/** Refuses a result over `maxBytes` once serialized (`limits.maxResultBytes`). */
+export function checkSize(serverId: string, what: string, result: unknown, maxBytes: number): void {
+  const size = Buffer.byteLength(JSON.stringify(result) ?? '');
+  if (size > maxBytes)
+    throw new CarteError(
+      'upstream_error',
+      `server "${serverId}" sent ${what} of ${size} bytes, over the ${maxBytes}-byte limit (limits.maxResultBytes)`,
+    );
+}

@@ -14,6 +14,7 @@ export type {
   ProgressUpdate,
   UpstreamNotification,
 } from './types.js';
+export type { Elicitor, ElicitationAnswer, FormElicitation, FormValue } from './elicitation.js';
 export { probeSandbox } from './sandbox/probe.js';
 export type { SandboxSpec, SandboxSupport, LimitMechanism } from './sandbox/types.js';
 export type { OAuthEvent, OAuthRecord, OAuthSettings, OAuthVault, UpstreamOAuth } from './oauth/types.js';

@@ -1,5 +1,6 @@
 import type { SandboxSpec } from './sandbox/types.js';
 import type { OAuthSettings, UpstreamOAuth } from './oauth/types.js';
+import type { Elicitor } from './elicitation.js';
 
 /** How to reach one upstream, already resolved (env interpolated) by the caller. */
 export type UpstreamTarget =
@@ -59,12 +60,21 @@ export interface ConnectOptions {
   oauth?: UpstreamOAuth;
   /** Largest message the upstream may send, in bytes (stdio read buffer; checked on HTTP results). */
   maxMessageBytes?: number;
+  /** Declare form elicitation to the upstream: each call then answers it with its `elicit` (elicitation.ts). */
+  elicitation?: boolean;
 }
 
 /** The upstream notifications the gateway relays to its downstream sessions. */
 export type UpstreamNotification = 'notifications/message' | 'notifications/resources/updated';
 
-export type { CallOptions, ProgressUpdate } from './plain/types.js';
+import type { CallOptions as PlainCallOptions } from './plain/types.js';
+export type { ProgressUpdate } from './plain/types.js';
+
+/** Per-call options: the plain path's, and who answers a form elicitation during the call. */
+export interface CallOptions extends PlainCallOptions {
+  /** Answers a form elicitation the upstream sends during this call; absent: declined. */
+  elicit?: Elicitor;
+}
 
 /** The MCP log levels, least severe first (RFC 5424's order). */
 export const LOG_LEVELS = [

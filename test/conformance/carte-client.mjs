@@ -3,7 +3,7 @@
 // "node test/conformance/carte-client.mjs" --scenario auth/metadata-default`. The suite appends the
 // server URL and may pass credentials in MCP_CONFORMANCE_CONTEXT. The script configures that one
 // server, syncs (signing in with `carte auth login` when it needs a sign-in, a redirect-following
-// script as the browser) and calls its first tool.
+// script as the browser) and calls its first tool, or the call a scenario asks a user to make.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -60,5 +60,17 @@ for (let signIns = 0; sync.code === 77 && signIns < 3; signIns++) {
 }
 if (sync.code !== 0) process.exit(sync.code);
 const tools = JSON.parse(carte('tools', '--json').out || '[]');
-const first = (Array.isArray(tools) ? tools : (tools.tools ?? []))[0];
-if (first) process.exit(carte('call', first.key, '--args', '{}').code === 0 ? 0 : 0);
+const listed = Array.isArray(tools) ? tools : (tools.tools ?? []);
+// The scenarios that ask for a particular call, made as a user would type it: tools_call adds two
+// numbers; elicitation-sep1034-client-defaults asks to accept its form's defaults (`--yes`).
+const asked = {
+  tools_call: { tool: 'add_numbers', args: { a: 5, b: 3 } },
+  'elicitation-sep1034-client-defaults': { flags: ['--yes'] },
+}[process.env.MCP_CONFORMANCE_SCENARIO ?? ''];
+const tool = asked?.tool ? listed.find((t) => t.key.endsWith(asked.tool)) : listed[0];
+if (tool)
+  process.exit(
+    carte('call', tool.key, '--args', JSON.stringify(asked?.args ?? {}), ...(asked?.flags ?? [])).code === 0
+      ? 0
+      : 0,
+  );

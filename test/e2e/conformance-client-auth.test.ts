@@ -40,6 +40,7 @@ const SCENARIOS = [
   'metadata-issuer-mismatch',
   'client-credentials-jwt',
   'client-credentials-basic',
+  'authorization-server-migration',
 ];
 
 function conformance(scenario: string): Promise<{ code: number | null; out: string }> {
@@ -56,12 +57,19 @@ function conformance(scenario: string): Promise<{ code: number | null; out: stri
   });
 }
 
+/**
+ * The suite's other client scenarios of 0.1.13: a handshake, a call with the arguments the
+ * scenario asks for, a form elicitation during a call accepted with its defaults (`carte call
+ * --yes`, SEP-1034), and SEP-1699's resumed stream (a tools/call stream closed after a priming
+ * event is resumed on a GET with Last-Event-ID, no sooner than the event's retry: plain-http.ts).
+ */
+const OTHER_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
+
 describe.concurrent('conformance client scenarios', () => {
-  // SEP-1699: a tools/call stream closed after a priming event is resumed on a GET with
-  // Last-Event-ID, no sooner than the event's retry (plain-http.ts).
-  it('sse-retry passes', { timeout: 120_000 }, async () => {
-    const { code, out } = await conformance('sse-retry');
-    expect(out, out).toContain('Passed: 3/3, 0 failed, 0 warnings');
+  it.each(OTHER_SCENARIOS)('%s passes', { timeout: 120_000 }, async (scenario) => {
+    const { code, out } = await conformance(scenario);
+    expect(out, out).toMatch(/Passed: (\d+)\/\1, 0 failed, 0 warnings/);
+    expect(out).toContain('OVERALL: PASSED');
     expect(code).toBe(0);
   });
 

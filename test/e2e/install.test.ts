@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -243,6 +245,33 @@ describe('carte install, the edges a person meets', () => {
     );
     expect(readFileSync(home.file('cursor'), 'utf8')).toBe(CLIENTS.cursor!.text);
     expect(existsSync(`${home.file('cursor')}.carte-backup`)).toBe(false);
+  });
+
+  it('names the moved remote servers that need a sign-in, and doctor lists them with the same line', async () => {
+    // A remote server that answers every MCP request with 401 (and has no metadata to discover).
+    const remote = createServer((req, res) => {
+      if (req.url === '/mcp') res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => remote.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(remote.address() as AddressInfo).port}/mcp`;
+      const home = fakeHome();
+      mkdirSync(dirname(home.file('cursor')), { recursive: true });
+      writeFileSync(home.file('cursor'), JSON.stringify({ mcpServers: { everything, notes: { url } } }));
+      const r = await carte(home, ['install', '--client', 'cursor']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(
+        '1 server needs a sign-in before Carte can use it:\n  notes (it asks for a sign-in): run `carte auth login notes`\n',
+      );
+      expect(r.stdout).not.toMatch(/everything \(/);
+      const d = await carte(home, ['doctor']);
+      expect(d.code).toBe(77);
+      expect(d.stdout).toMatch(/FAIL +server notes +server "notes" needs a sign-in/);
+      expect(d.stdout).toContain('  server notes: run `carte auth login notes`\n');
+    } finally {
+      remote.close();
+    }
   });
 
   it('names the path it looked at when the client has no file', async () => {

@@ -2,6 +2,7 @@ import type { CAC } from 'cac';
 import { LOCAL_CALLER } from '../../gateway/index.js';
 import { openApp, type App, type GlobalFlags } from '../shared/app.js';
 import { parseJsonFlag } from '../shared/flags.js';
+import { cliElicitor } from '../shared/elicit-form.js';
 import { note, out, outJson } from '../shared/output.js';
 import { MAX_SIGN_INS, canSignInHere, signInAsked, signInFromTerminal } from '../shared/sign-in.js';
 
@@ -11,8 +12,9 @@ export function registerCall(cli: CAC): void {
     .command('call <key>', 'Call a tool by key')
     .option('--args <json>', 'Arguments as a JSON object')
     .option('--json', 'Print the raw result as JSON')
-    .action(async (key: string, flags: GlobalFlags & { args?: string; json?: boolean }) => {
-      const app = await openApp(flags);
+    .option('--yes', "Accept a form the server asks for during the call with the form's defaults")
+    .action(async (key: string, flags: GlobalFlags & { args?: string; json?: boolean; yes?: boolean }) => {
+      const app = await openApp(flags, 'warn', { answersElicitation: true });
       const abort = new AbortController();
       const onSigint = () => abort.abort();
       process.once('SIGINT', onSigint);
@@ -21,6 +23,7 @@ export function registerCall(cli: CAC): void {
         const call = () =>
           app.gateway.callTool(LOCAL_CALLER, key, args, {
             signal: abort.signal,
+            elicit: cliElicitor(flags.yes === true),
             onProgress: (p) =>
               note(
                 `progress ${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`,

@@ -10,6 +10,7 @@ import {
   type InstallPlan,
 } from '../../config/index.js';
 import { CarteError, quote } from '../../errors.js';
+import { loginCommand } from '../../gateway/index.js';
 import { userPlace, type GlobalFlags } from '../shared/app.js';
 import {
   installPaths,
@@ -22,6 +23,7 @@ import {
   writeRecord,
   type InstallPaths,
 } from '../shared/install-files.js';
+import { signInsNeeded, type SignInNeeded } from '../shared/install-sign-ins.js';
 import { count, out } from '../shared/output.js';
 import { stdioClient } from './serve/serve.js';
 
@@ -38,7 +40,7 @@ export function registerInstall(cli: CAC): void {
     .option('--client <name>', 'claude-desktop, claude-code, cursor, vscode, windsurf or gemini-cli')
     .option('--dry-run', 'Print the change and write nothing')
     .option('--refresh', 'Rewrite a carte entry that starts Carte otherwise (after Node or Carte moved)')
-    .action((flags: InstallFlags) => {
+    .action(async (flags: InstallFlags) => {
       const spec = clientSpec(flags.client);
       const paths = installPaths(spec, flags);
       const clientText = readClientFile(spec, paths.client);
@@ -74,7 +76,7 @@ export function registerInstall(cli: CAC): void {
         ...(carteBefore === undefined ? { createdConfig: true } : {}),
       });
       writeAtomically(paths.client, plan.clientText);
-      printInstalled(spec, paths, plan);
+      printInstalled(spec, paths, plan, await signInsNeeded(paths, plan.added));
     });
 }
 
@@ -171,6 +173,7 @@ function printInstalled(
   spec: ClientSpec,
   paths: InstallPaths,
   plan: Extract<InstallPlan, { kind: 'install' }>,
+  signIns: readonly SignInNeeded[],
 ): void {
   const ids = plan.added.map((a) => a.id);
   out(
@@ -182,6 +185,12 @@ function printInstalled(
     out(`these hold secrets written inline, moved as they were into ${paths.carte} (mode 0600):`);
     for (const s of plan.secrets) out(`  ${s}`);
     out('  better: write them as ${env:NAME} and set NAME where Carte runs');
+  }
+  if (signIns.length > 0) {
+    out(
+      `${count(signIns.length, 'server')} need${signIns.length === 1 ? 's' : ''} a sign-in before Carte can use it:`,
+    );
+    for (const s of signIns) out(`  ${s.id} (${s.why}): run \`${loginCommand(s.id)}\``);
   }
   out(`${paths.client} now starts Carte (backup: ${paths.backup}); restart ${spec.name}`);
   out(`undo with: carte uninstall --client ${spec.id}`);

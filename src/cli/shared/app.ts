@@ -133,7 +133,7 @@ export interface App extends LoadedConfig {
 export async function openApp(
   flags: GlobalFlags,
   defaultLevel: LogLevel = 'warn',
-  serving: { analyseApart?: boolean; gateway?: boolean } = {},
+  serving: { analyseApart?: boolean; gateway?: boolean; answersElicitation?: boolean } = {},
 ): Promise<App> {
   const logger = createLogger(logLevel(flags.logLevel ?? process.env.CARTE_LOG_LEVEL, defaultLevel));
   const loaded = loadConfig(flags);
@@ -165,6 +165,8 @@ export async function openApp(
     audit: { arguments: loaded.config.audit.arguments },
     hotList: { size: loaded.config.menu.hotList, halfLifeDays: loaded.config.menu.halfLifeDays },
     ...(serving.analyseApart ? { analyseApart: true } : {}),
+    // `carte call` answers an upstream's form elicitation (elicit-form.ts), so it may declare it.
+    ...(serving.answersElicitation ? { answersElicitation: true } : {}),
     // Gloss files live in the user's cache dir, so every data dir shares them; CARTE_GLOSS_FILES=off
     // parses dictionaries in memory as before gloss files (bench:core's baseline).
     ...(process.env.CARTE_GLOSS_FILES === 'off'

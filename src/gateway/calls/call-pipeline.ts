@@ -40,6 +40,7 @@ export async function runToolCall(
       // Always ask for progress: an upstream that reports it keeps its call alive past timeoutMs.
       onProgress: req.onProgress ?? (() => undefined),
       idempotent: isRepeatable(t.annotations),
+      ...(req.elicit ? { elicit: req.elicit } : {}),
       ...(req.meta || req.log ? { meta: { ...req.meta, ...logMeta } } : {}),
     }),
   );

@@ -60,6 +60,8 @@ export class Upstreams {
     private readonly limits: UpstreamLimits,
     private readonly onCatalogChange: () => Promise<void>,
     private readonly lifecycle: LifecycleOptions = LIFECYCLE_DEFAULTS,
+    /** Connections declare form elicitation: calls answer it (GatewayOptions.answersElicitation). */
+    private readonly answersElicitation = false,
   ) {
     this.perUser = new PerUserConnections((s, subject, pool) => this.openPerUser(s, subject, pool), logger);
   }
@@ -95,6 +97,7 @@ export class Upstreams {
         logger: this.logger,
         known: await this.knownEra(server.id),
         maxMessageBytes: this.limits.maxResultBytes,
+        ...(this.answersElicitation ? { elicitation: true } : {}),
         ...(server.target.kind === 'remote'
           ? { oauth: upstreamOAuth(this.store, server, { logger: this.logger })! }
           : {}),
@@ -109,7 +112,9 @@ export class Upstreams {
       this.opened.set(server.id, server);
       this.watcher?.connected(server, conn);
       // A list_changed sent right after initialize can be lost (MCP-NOTES): re-list on every connect.
-      if (opts.relist !== false) this.relist(server);
+      // Not where connections declare form elicitation (`carte call`): an upstream may list more
+      // tools to such a client, and the catalog is every face's, kept by clients without it.
+      if (opts.relist !== false && !this.answersElicitation) this.relist(server);
       return conn;
     } catch (err) {
       const e = toCarteError(err);

@@ -1,4 +1,4 @@
-import type { LogLevel, UpstreamTarget } from '../../upstream/index.js';
+import type { Elicitor, LogLevel, UpstreamTarget } from '../../upstream/index.js';
 import type { DiscoveryStatus } from '../../store/index.js';
 import type { SearchMeta } from './search-options.js';
 import type { CategoryId } from '../../catalog/index.js';
@@ -205,6 +205,8 @@ export interface CallRequest {
   parentId?: number;
   /** A 2026-era request's log level and where the upstream's log messages go (calls/request-log.ts). */
   log?: RequestLog;
+  /** Answers a form elicitation the upstream sends during the call (GatewayOptions.answersElicitation). */
+  elicit?: Elicitor;
 }
 
 /** The upstream's result, passed through verbatim (`content`, `structuredContent`, `isError`, `_meta`). */

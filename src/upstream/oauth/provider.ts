@@ -205,6 +205,16 @@ export class CarteOAuthProvider implements OAuthClientProvider {
     return this.record.discovery;
   }
 
+  /**
+   * A sign-in discovers afresh: the server may name another authorization server by now (SEP-2352;
+   * the SDK then drops a client registered with the old one, and registers again). Its first leg
+   * saves what it found, which the callback leg checks the answer against.
+   */
+  forgetDiscovery(): void {
+    const { discovery: _old, ...rest } = this.record;
+    this.record = rest;
+  }
+
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'verifier') {
       this.verifier = undefined;

@@ -55,6 +55,7 @@ export async function signIn(
       state,
       open: (u) => options.openUrl(u.href),
     });
+    provider.forgetDiscovery();
     // Waiting before the page opens: an automated browser can come back before auth() returns.
     callback.expect?.(state, serverId);
     const asked = { serverUrl: url, ...challenge, ...(scope ? { scope } : {}) };

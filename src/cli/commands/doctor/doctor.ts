@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import type { CAC } from 'cac';
 import { CarteError, toCarteError, type ErrorCode } from '../../../errors.js';
-import { findDictionaries, LOCAL_CALLER, probeSandbox, type SyncReport } from '../../../gateway/index.js';
+import {
+  findDictionaries,
+  LOCAL_CALLER,
+  loginCommand,
+  probeSandbox,
+  type SyncReport,
+} from '../../../gateway/index.js';
 import { sandboxFindings } from './doctor-sandbox.js';
 import { describeConfig, openApp, type App, type GlobalFlags } from '../../shared/app.js';
 import { count, formatTable, out } from '../../shared/output.js';
@@ -107,7 +113,8 @@ function serverFinding(r: SyncReport): Finding {
       check: `server ${r.server}`,
       ok: false,
       detail: error,
-      fix: `sign in with \`carte auth login ${r.server}\``,
+      // The line `carte install` prints for a moved server that needs a sign-in.
+      fix: `run \`${loginCommand(r.server)}\``,
       code: 'needs_sign_in',
     };
   }
