@@ -14,10 +14,7 @@ export const PER_USER_IDLE_MS = 5 * 60_000;
 /** At most this many per-user connections are open at once, across servers: 64. */
 export const PER_USER_MAX_CONNECTIONS = 64;
 
-/** Whether the server's calls use each caller's own sign-in (`oauth.identity: per-user`). */
-export function isPerUser(server: GatewayServer): boolean {
-  return server.target.kind === 'remote' && server.target.oauth?.identity === 'per-user';
-}
+export { isPerUser } from '../shared/types.js';
 
 /** How to link one's own account, named by every per-user message. */
 const HOW_TO_LINK =

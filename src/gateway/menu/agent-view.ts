@@ -1,6 +1,6 @@
 // What an agent is shown of a server: what it can act on, and nothing of the operator's machine
 // (no command line, URL, path, env, header, connection counters or raw error text: issue 13).
-import { isPerUser } from '../calls/per-user.js';
+import { isPerUser } from '../shared/types.js';
 import type { AgentServer, GatewayServer, ServerSummary } from '../shared/types.js';
 
 /** Why a server's tools cannot be used now, in words an agent can act on. */

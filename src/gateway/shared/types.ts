@@ -211,3 +211,8 @@ export interface CallRequest {
 
 /** The upstream's result, passed through verbatim (`content`, `structuredContent`, `isError`, `_meta`). */
 export type CallOutcome = Record<string, unknown>;
+
+/** Whether the server's calls use each caller's own sign-in (`oauth.identity: per-user`). */
+export function isPerUser(server: GatewayServer): boolean {
+  return server.target.kind === 'remote' && server.target.oauth?.identity === 'per-user';
+}
