@@ -41,6 +41,7 @@ export const AUDIT_OUTCOMES = [
   'upstream_error',
   'upstream_unavailable',
   'needs_sign_in',
+  'url_elicitation_required',
   'script_error',
   'server_disabled',
   'unknown_tool',
