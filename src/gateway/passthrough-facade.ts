@@ -4,6 +4,8 @@ import type { CallerContext } from './access/context.js';
 import { requireScope, scopeAllows } from './access/scopes.js';
 import type { CallOn, PassthroughCalls, Where } from './calls/passthrough-calls.js';
 import { unwrapResourceUri } from './calls/passthrough.js';
+import { notRelayedRefusal } from './calls/per-user.js';
+import { isPerUser, type GatewayServer } from './shared/types.js';
 import type { EventSink, UpstreamEvents } from './calls/upstream-events.js';
 import type { Policies } from './trust/policies.js';
 
@@ -43,7 +45,7 @@ export class UpstreamPassthrough {
   /** `on.log`: a 2026-era request's own log level and stream (calls/request-log.ts). */
   readResource(ctx: CallerContext, uri: string, on: CallOn = {}): Promise<Item> {
     requireScope(ctx, 'call', 'reading a resource');
-    return this.calls.readResource(uri, (id) => this.policies.enabledServer(ctx, id), on);
+    return this.calls.readResource(uri, (id) => this.relayed(ctx, id), on);
   }
 
   listPrompts(ctx: CallerContext): Promise<Item[]> {
@@ -74,7 +76,7 @@ export class UpstreamPassthrough {
     const target = (uri: string) => {
       requireScope(ctx, 'call', 'subscribing to a resource');
       const { server, uri: upstream } = unwrapResourceUri(uri);
-      return { server: this.policies.enabledServer(ctx, server), upstream };
+      return { server: this.relayed(ctx, server), upstream };
     };
     return {
       setLevel: (level) => session.setLevel(logLevel(level)),
@@ -92,9 +94,19 @@ export class UpstreamPassthrough {
 
   private where(ctx: CallerContext): Where {
     return {
-      usable: (id) => this.policies.enabledServer(ctx, id),
+      usable: (id) => this.relayed(ctx, id),
       live: () => this.policies.liveServers(ctx),
     };
+  }
+
+  /**
+   * The caller's enabled server by id, whose resources and prompts are relayed: a per-user
+   * server's are refused (each person's are their own; passthrough-calls.ts lists none of them).
+   */
+  private relayed(ctx: CallerContext, id: string): GatewayServer {
+    const s = this.policies.enabledServer(ctx, id);
+    if (isPerUser(s)) throw notRelayedRefusal(s.id);
+    return s;
   }
 }
 

@@ -26,6 +26,7 @@ import { answerOf, buildOps, type Catalog, type Op } from './trust-matrix-ops.js
 import { plainCallTool } from '../../src/mcp/index.js';
 import { describeRestMatrix } from './trust-matrix-rest.js';
 import { describeEventsMatrix } from './trust-matrix-events.js';
+import { describeListenMatrix } from './trust-matrix-listen.js';
 
 // Slow: the trust matrix of issue 15. Every token (each project x each scope, resolved from a
 // real bearer header) x every request an agent can send through the MCP face (search, browse at
@@ -350,6 +351,7 @@ describe('operator views of an admin token', () => {
 });
 
 describeEventsMatrix();
+describeListenMatrix();
 
 describeRestMatrix(() => ({
   gateway: main.gateway,

@@ -4,9 +4,14 @@
 // apart from the shared pool (upstreams.ts), which ordinary servers use unchanged: one connection
 // per (server, subject), closed after PER_USER_IDLE_MS unused, at most PER_USER_MAX_CONNECTIONS
 // (the least recently used is closed first).
-import { CarteError, toCarteError } from '../../errors.js';
+import { CarteError, operatorMessage, toCarteError } from '../../errors.js';
 import type { Store } from '../../store/index.js';
-import { UpstreamPool, type Logger, type UpstreamConnection } from '../../upstream/index.js';
+import {
+  UpstreamPool,
+  type Logger,
+  type OAuthRecord,
+  type UpstreamConnection,
+} from '../../upstream/index.js';
 import type { GatewayServer } from '../shared/types.js';
 
 /** A subject's connection unused this long (ms) is closed: 5 minutes. */
@@ -40,6 +45,18 @@ export function noSubjectLinkRefusal(serverId: string): CarteError {
   return new CarteError(
     'denied',
     `server "${serverId}" has per-user sign-in: each person links their own account, which needs a caller signed in to Carte through the identity provider (auth.oidc), not a Carte token`,
+    { details: { identity: 'per-user' } },
+  );
+}
+
+/**
+ * A resource, prompt, completion or subscription of a per-user server: each person's would be their
+ * own, and one shared session of events cannot hold them apart, so none is relayed, for anyone.
+ */
+export function notRelayedRefusal(serverId: string): CarteError {
+  return new CarteError(
+    'bad_input',
+    `server "${serverId}" has per-user sign-in: its resources, prompts and completions are not relayed (each person's are their own); only its tools are served`,
     { details: { identity: 'per-user' } },
   );
 }
@@ -86,6 +103,31 @@ export async function listingSubject(store: Store, serverId: string): Promise<st
     `server "${serverId}" has per-user sign-in and nobody has linked their account yet; its tools are listed at the first link (${HOW_TO_LINK})`,
     { details: { identity: 'per-user' } },
   );
+}
+
+/**
+ * A per-user server's listing failed with `subject`'s sign-in: the error, with that person's tokens
+ * cut from its text (an upstream may echo the token it got), since the server's last error is read
+ * by others (`carte servers`, an admin's Servers page). The cause, which holds the original, goes.
+ */
+export async function withoutTokensOf(
+  store: Store,
+  whose: { serverId: string; subject: string },
+  err: unknown,
+): Promise<unknown> {
+  const record = (await store.upstreamAuth.get(whose.serverId, whose.subject))?.record as
+    OAuthRecord | undefined;
+  const secrets = [record?.tokens?.access_token, record?.tokens?.refresh_token].filter(
+    (t): t is string => typeof t === 'string' && t.length > 0,
+  );
+  const cut = (text: string) => secrets.reduce((t, s) => t.split(s).join('[redacted]'), text);
+  if (!(err instanceof Error) || !secrets.some((s) => `${err.message}${operatorMessage(err)}`.includes(s)))
+    return err;
+  if (!(err instanceof CarteError)) return new Error(cut(err.message));
+  return new CarteError(err.code, cut(err.message), {
+    ...(err.details ? { details: err.details } : {}),
+    operatorMessage: cut(err.operatorMessage),
+  });
 }
 
 /** Opens (or finds) the subject's connection to the server in `pool`, with the subject's vault. */

@@ -16,7 +16,7 @@ import {
 } from '../../upstream/index.js';
 import { LIFECYCLE_DEFAULTS, ServerLife, type LifecycleOptions } from './lifecycle.js';
 import { upstreamOAuth } from './oauth-vault.js';
-import { isPerUser, listingSubject, PerUserConnections } from './per-user.js';
+import { isPerUser, listingSubject, PerUserConnections, withoutTokensOf } from './per-user.js';
 import { LogTaps } from './request-log.js';
 import type { GatewayServer, RequestLog, ServerState } from '../shared/types.js';
 
@@ -235,7 +235,8 @@ export class Upstreams {
       return discovery;
     } catch (err) {
       await (whose === undefined ? this.pool.close(server.id) : this.perUser.close(server.id, whose));
-      throw err;
+      // A per-user listing's error, read by others, without the person's tokens (per-user.ts).
+      throw whose ? await withoutTokensOf(this.store, { serverId: server.id, subject: whose }, err) : err;
     } finally {
       clearTimeout(timer);
     }
