@@ -106,15 +106,16 @@ export async function listingSubject(store: Store, serverId: string): Promise<st
 }
 
 /**
- * A per-user server's listing failed with `subject`'s sign-in: the error, with that person's tokens
+ * A per-user server's listing failed with `subject`'s sign-in (none: a shared one, kept as it is): the error, with that person's tokens
  * cut from its text (an upstream may echo the token it got), since the server's last error is read
  * by others (`carte servers`, an admin's Servers page). The cause, which holds the original, goes.
  */
 export async function withoutTokensOf(
   store: Store,
-  whose: { serverId: string; subject: string },
+  whose: { serverId: string; subject: string | undefined },
   err: unknown,
 ): Promise<unknown> {
+  if (whose.subject === undefined) return err;
   const record = (await store.upstreamAuth.get(whose.serverId, whose.subject))?.record as
     OAuthRecord | undefined;
   const secrets = [record?.tokens?.access_token, record?.tokens?.refresh_token].filter(

@@ -83,11 +83,7 @@ export class Upstreams {
     if (isPerUser(server)) return this.perUser.call(server, opts.subject, (c) => Promise.resolve(c));
     const known = await this.pool.peek(server.id);
     if (known) return known;
-    if (this.closed)
-      throw new CarteError(
-        'upstream_unavailable',
-        `the gateway is shutting down; server "${server.id}" was not started`,
-      );
+    this.refuseWhenClosed(server.id);
     const life = this.life(server.id);
     if (!opts.explicit) await life.beforeStart();
     life.starting = true;
@@ -236,7 +232,7 @@ export class Upstreams {
     } catch (err) {
       await (whose === undefined ? this.pool.close(server.id) : this.perUser.close(server.id, whose));
       // A per-user listing's error, read by others, without the person's tokens (per-user.ts).
-      throw whose ? await withoutTokensOf(this.store, { serverId: server.id, subject: whose }, err) : err;
+      throw await withoutTokensOf(this.store, { serverId: server.id, subject: whose }, err);
     } finally {
       clearTimeout(timer);
     }
@@ -283,7 +279,9 @@ export class Upstreams {
         );
         await this.onCatalogChange();
       } catch (err) {
-        this.logger.warn(`[${server.id}] re-list after list_changed failed: ${(err as Error).message}`);
+        // A person's re-list may fail with their token echoed: the log gets it cut (per-user.ts).
+        const shown = await withoutTokensOf(this.store, { serverId: server.id, subject }, err);
+        this.logger.warn(`[${server.id}] re-list after list_changed failed: ${(shown as Error).message}`);
       } finally {
         this.relisting.delete(server.id);
         if (this.relistAgain.has(server.id)) {
@@ -347,11 +345,7 @@ export class Upstreams {
   ): Promise<UpstreamConnection> {
     const open = await pool.peek(server.id);
     if (open) return open;
-    if (this.closed)
-      throw new CarteError(
-        'upstream_unavailable',
-        `the gateway is shutting down; server "${server.id}" was not started`,
-      );
+    this.refuseWhenClosed(server.id);
     // No relay of its notifications: they are one caller's, and downstream sessions are everyone's.
     return pool.connect(server.id, server.target, {
       timeoutMs: server.discoveryTimeoutMs,
@@ -361,6 +355,14 @@ export class Upstreams {
       oauth: upstreamOAuth(this.store, server, { logger: this.logger, subject })!,
       onToolsChanged: () => this.relist(server, subject),
     });
+  }
+
+  private refuseWhenClosed(id: string): void {
+    if (this.closed)
+      throw new CarteError(
+        'upstream_unavailable',
+        `the gateway is shutting down; server "${id}" was not started`,
+      );
   }
 
   /** What the store remembers of the server's protocol era, for a probe-free reconnect. */
@@ -389,12 +391,9 @@ export class Upstreams {
   }
 }
 
+/** The server's name, version, instructions and discover result, those it gave. */
 function pickInfo(conn: UpstreamConnection): Omit<Discovery, 'tools' | 'protocolEra'> {
-  const i = conn.info;
-  return {
-    ...(i.serverName ? { serverName: i.serverName } : {}),
-    ...(i.serverVersion ? { serverVersion: i.serverVersion } : {}),
-    ...(i.instructions ? { instructions: i.instructions } : {}),
-    ...(i.discoverResult ? { discoverResult: i.discoverResult } : {}),
-  };
+  const { serverName, serverVersion, instructions, discoverResult } = conn.info;
+  const given = Object.entries({ serverName, serverVersion, instructions, discoverResult });
+  return Object.fromEntries(given.filter(([, v]) => v));
 }
