@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // The CLIs tests start inherit this: a user config of the machine's (~/.config/carte/carte.yaml)
 // must never change what a test sees. Tests that want a user config set their own.
 const noUserConfig = join(tmpdir(), 'carte-test-no-user-config');
-// The dictionaries' gloss files (docs/search.md): built once per machine for every test, not in ~/.cache.
+// The dictionaries' gloss files (docs/search-languages.md): built once per machine for every test, not in ~/.cache.
 const cacheDir = join(tmpdir(), 'carte-test-cache');
 
 export default defineConfig({

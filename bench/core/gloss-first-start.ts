@@ -1,4 +1,4 @@
-// A data dir's first start builds the gloss files (docs/search.md, "Memory and first-query time"):
+// A data dir's first start builds the gloss files (docs/search-languages.md, "Memory and first-query time"):
 // `carte sync` on an empty config, with a cache dir without `dictionaries/`, runs exactly that
 // (prepareSearches, then prepareGlossFiles) and exits when the files are built. Sampled every
 // SAMPLE_MS: the summed RSS of the process and all its descendants (the child builders); reported:

@@ -76,7 +76,7 @@ export const ABLATION_SYSTEMS: System[] = [
     ),
   }),
   lexical('lexical -edict', { translator: combineTranslators(CEDICT_TRANSLATOR, FREEDICT_TRANSLATOR) }),
-  // Kanji of texts with kana through both dictionaries, not EDICT alone (docs/search.md).
+  // Kanji of texts with kana through both dictionaries, not EDICT alone (docs/search-languages.md).
   lexical('lexical edict+cedict', {
     translator: combineTranslators(CEDICT_TRANSLATOR, EDICT_TRANSLATOR, FREEDICT_TRANSLATOR),
   }),

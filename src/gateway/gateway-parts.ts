@@ -45,7 +45,7 @@ export interface GatewayOptions {
   hotList?: Partial<HotListOptions>;
   /**
    * Where the gloss files derived from the installed dictionaries are kept (the user's cache
-   * dir's `dictionaries/`; docs/search.md, "Other languages"); absent: dictionaries are parsed in memory.
+   * dir's `dictionaries/`; docs/search-languages.md, "Memory and first-query time"); absent: dictionaries are parsed in memory.
    */
   glossFiles?: string;
   /**
@@ -199,8 +199,8 @@ export async function closeParts(
 }
 
 /**
- * Once per dictionary version and user: the gloss files, built in a child process (docs/search.md,
- * "Memory and first-query time"); a search never waits for them.
+ * Once per dictionary version and user: the gloss files, built in a child process
+ * (docs/search-languages.md, "Memory and first-query time"); a search never waits for them.
  */
 export function prepareDictionaries(logger: Logger): Promise<void> {
   return prepareGlossFiles({ warn: (m) => logger.warn(m), info: (m) => logger.info(m), run: runNodeJob });

@@ -1,5 +1,5 @@
 // The HTTP face through app.request(): no sockets, no upstream processes (a gateway whose one
-// server is configured but never started). Flows with real clients are in test/e2e/http-mcp.test.ts.
+// server is configured but never started). Flows with real clients are in test/e2e/http/http-mcp.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, revokeToken } from '../gateway/index.js';
 import { harness, stdioServer, type Harness } from '../../test/e2e/helpers.js';

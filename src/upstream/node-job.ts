@@ -1,6 +1,6 @@
 // A one-off job in a child Node process: a module's exported function run with one string argument.
 // Used for work whose memory must go back to the system when it ends (a dictionary's full parse,
-// docs/search.md "Other languages"): a worker thread leaves 9..26 MiB of freed heap in the process.
+// docs/history/search-history.md, "Tried and dropped"): a worker thread leaves 9..26 MiB of freed heap in the process.
 // Built-in modules a command may never need are loaded when used (process.getBuiltinModule), not at
 // start: docs/benchmarks.md, "CLI start".
 

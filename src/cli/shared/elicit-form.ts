@@ -77,7 +77,7 @@ export function parseField(field: Field, text: string): { value?: FormValue } | 
 
 /** Asks whether to answer, then each field; end of input or Ctrl-C cancels. */
 async function askOnTerminal(form: FormElicitation, signal?: AbortSignal): Promise<ElicitationAnswer> {
-  // Loaded here: every other command's start skips it (test/e2e/cli-start-modules.test.ts).
+  // Loaded here: every other command's start skips it (test/e2e/cli/cli-start-modules.test.ts).
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   const stop = new AbortController();

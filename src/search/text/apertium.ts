@@ -1,6 +1,6 @@
 // Apertium's Spanish -> English bilingual dictionary (Debian's `apertium-eng-spa`, GPL) as a second
 // Spanish word list beside FreeDict, read at run time from where Debian puts it: none of its data is
-// copied into this repository (docs/search.md, "Apertium"). Its compiled transducer is printed once by
+// copied into this repository (docs/search-languages.md, "Apertium"). Its compiled transducer is printed once by
 // `lt-print` (in a child process, src/upstream/apertium-job.ts) and kept as a gloss file.
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

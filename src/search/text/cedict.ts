@@ -23,7 +23,7 @@ import {
 } from './gloss-file.js';
 
 /**
- * The gloss rule, applied to every entry alike (docs/search.md, "Other languages"): the first
+ * The gloss rule, applied to every entry alike (docs/search-languages.md, "Chinese"): the first
  * GLOSS_SENSES senses that are meanings (not a surname, a variant or a cross-reference), each cut
  * at its first comma and without notes in brackets, at most GLOSS_MAX_WORDS words in all.
  */
@@ -166,7 +166,7 @@ export interface CedictOptions {
 /**
  * The CC-CEDICT translator, loaded on the first text with a Han character: from its gloss file
  * when `useGlossFiles` set a directory (nothing read until a lookup), else parsed in memory (1.1..2.3 s
- * and 19 MB kept once, docs/search.md). Catalogs and queries without Chinese never pay for it.
+ * and 19 MB kept once, docs/search-languages.md). Catalogs and queries without Chinese never pay for it.
  * Without the package, or if it fails to load (reported once, `onDictionaryProblem`), it glosses
  * nothing, its id becomes 'none', and search works as before.
  */

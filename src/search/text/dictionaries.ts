@@ -1,4 +1,4 @@
-// What `carte doctor` says of the gloss dictionaries (docs/search.md, "Other languages"): which are
+// What `carte doctor` says of the gloss dictionaries (docs/search-languages.md): which are
 // installed, which are there but unusable, and the gloss file each has or will have. Nothing is loaded.
 import { existsSync, statSync } from 'node:fs';
 import { apertiumGlossFilePath, findApertium } from './apertium.js';

@@ -1,6 +1,6 @@
 // EDICT's entries by headword and reading, derived once per EDICT version into a gloss file
 // (gloss-file.ts) and read by bisection on disk, so that a process that has answered a Japanese
-// query does not hold the 19 MB dictionary and its index (issue 29 item 2; docs/search.md, memory).
+// query does not hold the 19 MB dictionary and its index (issue 29 item 2; docs/search-languages.md, memory).
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWrittenAs, parseEdictLine, type EdictEntries, type EdictEntry } from './edict-entry.js';

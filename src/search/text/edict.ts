@@ -1,6 +1,6 @@
 // EDICT (Japanese to English, EDRDG licence: CC BY-SA 3.0) as a translator, read at run time from
-// Debian's `edict` package: none of its data is copied into this repository (docs/search.md,
-// "Other languages"). Runs of kana and kanji are split into the dictionary's own words (japanese.ts).
+// Debian's `edict` package: none of its data is copied into this repository (docs/search-languages.md,
+// "Japanese"). Runs of kana and kanji are split into the dictionary's own words (japanese.ts).
 import { readFileSync } from 'node:fs';
 import { glossOfSenses } from './cedict.js';
 import { isWrittenAs, parseEdictLine, type EdictEntries, type EdictEntry } from './edict-entry.js';
@@ -99,7 +99,7 @@ function hasClass(entry: EdictEntry, verbClass: string): boolean {
 }
 
 /**
- * The entries of `file`: from its gloss file when `useGlossFiles` set a directory (docs/search.md:
+ * The entries of `file`: from its gloss file when `useGlossFiles` set a directory (docs/search-languages.md:
  * about 1 MiB and 20 ms once), else indexed in memory (0.13..0.34 s and 35 MB once, as before gloss
  * files, and when the file cannot be written).
  */
@@ -166,7 +166,7 @@ export function lazyEdictTranslator(file: string = EDICT_FILE): Translator {
 
 /**
  * CC-CEDICT and EDICT together: a text with kana is Japanese and goes to `edict` alone, kanji
- * included (glossing its kanji with CC-CEDICT too measured no better, docs/search.md); a text
+ * included (glossing its kanji with CC-CEDICT too measured no better, docs/search-languages.md); a text
  * without kana, or any text when EDICT is not installed, goes to `cedict` as before.
  */
 export function withJapanese(cedict: Translator, edict: Translator): Translator {

@@ -1,6 +1,6 @@
 // FreeDict dictionaries (Spanish, German, French, Portuguese to English; GPL for most) as a
 // translator, read at run time from where Debian's dict-freedict-* packages put them: none of
-// their data is copied into this repository (docs/search.md, "Other languages").
+// their data is copied into this repository (docs/search-languages.md).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { apertiumGlossFilePath, openApertiumLookup } from './apertium.js';
@@ -47,7 +47,7 @@ export const FREEDICT_LANGUAGES = ['spa', 'deu', 'fra', 'por'] as const;
 export type FreedictLanguage = (typeof FREEDICT_LANGUAGES)[number];
 
 /**
- * The gloss rule (docs/search.md): the first GLOSSES_PER_ENTRY glosses of each entry of the word,
+ * The gloss rule (docs/search-languages.md): the first GLOSSES_PER_ENTRY glosses of each entry of the word,
  * exact letter case first, at most GLOSS_MAX_WORDS words in all. Words of fewer than MIN_LENGTH
  * letters are not looked up (articles and prepositions, already function words).
  */
@@ -230,7 +230,7 @@ export interface ExtraWordList {
 /** Options of `lazyFreedictTranslator`. */
 export interface FreedictOptions {
   /**
-   * A second Spanish word list, merged after FreeDict's entries (docs/search.md, "Apertium"); false
+   * A second Spanish word list, merged after FreeDict's entries (docs/search-languages.md, "Apertium"); false
    * for none. Default: Apertium's gloss file, once it is built in the directory `useGlossFiles` set.
    */
   spanish?: ExtraWordList | false;

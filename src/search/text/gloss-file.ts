@@ -1,6 +1,6 @@
 // Gloss files: a dictionary's headword -> gloss table, derived once per dictionary version into the
 // data dir and read by bisection on disk, so that a process never holds a parsed dictionary
-// (docs/search.md, "Other languages", memory). Generic over dictionaries: each registers how its
+// (docs/search-languages.md, "Memory and first-query time"). Generic over dictionaries: each registers how its
 // file is named and built (cedict.ts).
 import {
   closeSync,
@@ -240,7 +240,7 @@ let queueEnd: Promise<void> = Promise.resolve();
  * Build the missing gloss files of the installed dictionaries (the full parse: 1.1..1.6 s and 175 MB
  * at the peak for CC-CEDICT) away from this thread, once per process and path, one after another:
  * CC-CEDICT's, EDICT's and Apertium's builders took about 260, 380 and 180 MB at their peaks, which
- * a first start paid at once (docs/search.md, "Memory and first-query time"). Never throws: a build
+ * a first start paid at once (docs/search-languages.md, "Memory and first-query time"). Never throws: a build
  * that fails there is done here, and one that fails here leaves the dictionary to be parsed in
  * memory on first use, as before.
  */

@@ -1,5 +1,5 @@
 // Bisection over a sorted text file of lines, read from disk a block at a time: a dictionary's word
-// list is searched without holding it in memory (docs/search.md, "Other languages", memory).
+// list is searched without holding it in memory (docs/search-languages.md, memory).
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /**

@@ -1,4 +1,4 @@
-// `carte doctor`'s dictionary lines (docs/search.md, "Other languages"): for each source of glosses,
+// `carte doctor`'s dictionary lines (docs/search-languages.md): for each source of glosses,
 // whether it is installed (else what to install), its gloss file, and for Apertium `lt-print`.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
