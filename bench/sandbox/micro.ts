@@ -5,6 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { FORWARDER_SOURCE } from '../../src/upstream/sandbox/forwarder.js';
+import { PERL_FORWARDER_SOURCE } from '../../src/upstream/sandbox/forwarder-perl.js';
 import { numberFlag } from '../core/paths.js';
 
 const RUNS = numberFlag('runs', 20);
@@ -26,6 +28,10 @@ const SESSION = [
   .map((m) => `${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`)
   .join('');
 
+/** A grant's forwarder, listening on 3128 and one granted port, then running the command. */
+const NODE_FWD = [node, '-e', FORWARDER_SOURCE, '/tmp/none.sock', '3128', '[5173]'];
+const PERL_FWD = ['/usr/bin/perl', '-e', PERL_FORWARDER_SOURCE, '--', '/tmp/none.sock', '3128', '[5173]'];
+
 const arms: [string, string[], Record<string, string>][] = [
   ['/bin/true', ['/bin/true'], {}],
   ['bwrap /bin/true', [...BWRAP, ...FS, '/bin/true'], {}],
@@ -34,6 +40,10 @@ const arms: [string, string[], Record<string, string>][] = [
   ['node -e 0, NODE_USE_ENV_PROXY=1', [node, '-e', '0'], { ...PROXY, NODE_USE_ENV_PROXY: '1' }],
   ['faults fixture: initialize + tools/list', [node, SERVER], {}],
   ['the same in bwrap', [...BWRAP, ...FS, node, SERVER], {}],
+  ['bwrap, Node forwarder, /bin/true', [...BWRAP, ...FS, ...NODE_FWD, '/bin/true'], {}],
+  ['bwrap, Perl forwarder, /bin/true', [...BWRAP, ...FS, ...PERL_FWD, '/bin/true'], {}],
+  ['bwrap, Node forwarder, the fixture', [...BWRAP, ...FS, ...NODE_FWD, node, SERVER], {}],
+  ['bwrap, Perl forwarder, the fixture', [...BWRAP, ...FS, ...PERL_FWD, node, SERVER], {}],
 ];
 
 const ROOT = '/sys/fs/cgroup/cpuacct';

@@ -1,6 +1,7 @@
 // Sandbox bench (issue 42): `npx tsx bench/sandbox/run.ts [--runs N] [--calls N] [--rounds N] [--srt DIR] [--cpu-only]`.
 // The faults fixture as a stdio upstream, unconfined against the same server in bubblewrap (no
-// network; with cgroup limits; with a network grant, which adds the in-sandbox forwarder) and,
+// network; with cgroup limits; with a network grant, which adds the in-sandbox forwarder, once in
+// Node and once in Perl) and,
 // when --srt names a folder where `npm i @anthropic-ai/sandbox-runtime` was run, under srt.
 // Start-up: spawn to the end of the first tools/list, median of N fresh starts, arms interleaved,
 // twice: a first connect (no era known: the SDK's era probe runs, on a sibling process when
@@ -52,7 +53,14 @@ const arms: [string, UpstreamTarget][] = [
   ['unconfined', plain],
   ['bwrap, no network', { ...plain, sandbox: base }],
   ['bwrap + cgroup limits', { ...plain, sandbox: { ...base, memoryMb: 512, maxProcesses: 64 } }],
-  ['bwrap + network grant', { ...plain, sandbox: { ...base, network: ['localhost:9'] } }],
+  [
+    'bwrap + grant, Node forwarder',
+    { ...plain, sandbox: { ...base, network: ['localhost:9'], forwarder: 'node' } },
+  ],
+  [
+    'bwrap + grant, Perl forwarder',
+    { ...plain, sandbox: { ...base, network: ['localhost:9'], forwarder: 'perl' } },
+  ],
 ];
 if (SRT) {
   const settings = join(work, 'srt.json');

@@ -61,7 +61,7 @@ function hide(denied: readonly string[], paths: PathKinds, args: string[]): void
 
 /**
  * The top directories under /tmp or /run that hold what a server runs from (its command, a script
- * path in its arguments, its cwd, the node that runs the network forwarder): the private /tmp and
+ * path in its arguments, its cwd, the node or perl that runs the network forwarder): the private /tmp and
  * the empty /run would hide them, and the server would not start. They come back read-only,
  * before the denied paths are covered, so a denied path inside one stays hidden. Never /run/user:
  * it is your session's sockets.

@@ -6,6 +6,7 @@ import { startAllowProxy } from './allow-proxy.js';
 import { BRIDGE_SOCKET, bwrapArgs, type PathKinds } from './bwrap-args.js';
 import { CgroupV1 } from './cgroup-v1.js';
 import { FORWARDER_SOURCE, INSIDE_PROXY_PORT } from './forwarder.js';
+import { PERL_FORWARDER_SOURCE } from './forwarder-perl.js';
 import { loopbackPorts } from './grants.js';
 import { probeSandbox } from './probe.js';
 import { launchDarwin } from './launch-darwin.js';
@@ -67,15 +68,7 @@ export async function launchSandboxed(
       () => rmSync(dir, { recursive: true, force: true }),
     );
     const ports = JSON.stringify(loopbackPorts(spec.network));
-    inner = [
-      process.execPath,
-      '-e',
-      FORWARDER_SOURCE,
-      BRIDGE_SOCKET,
-      String(INSIDE_PROXY_PORT),
-      ports,
-      ...inner,
-    ];
+    inner = [...forwarder(spec, support), BRIDGE_SOCKET, String(INSIDE_PROXY_PORT), ports, ...inner];
   }
   const bwrap = [
     support.program,
@@ -123,6 +116,14 @@ export async function launchSandboxed(
       for (const r of released) r();
     },
   };
+}
+
+/** The program that forwards a grant's network: perl where the probe found one, else Carte's Node. */
+function forwarder(spec: SandboxSpec, support: SandboxSupport): string[] {
+  const kind = spec.forwarder ?? (support.perl ? 'perl' : 'node');
+  return kind === 'perl'
+    ? [support.perl ?? '/usr/bin/perl', '-e', PERL_FORWARDER_SOURCE, '--']
+    : [process.execPath, '-e', FORWARDER_SOURCE];
 }
 
 /** systemd resource properties for a user scope (cgroup v2). */

@@ -1,6 +1,7 @@
 // What this machine offers for sandboxing, probed once per process.
 import { tmpdir } from 'node:os';
 import { cgroupV1Writable } from './cgroup-v1.js';
+import { PERL_FORWARDER_CHECK, PERL_FORWARDER_SOURCE } from './forwarder-perl.js';
 import { SANDBOX_EXEC, sbplProfile } from './sbpl.js';
 import type { LimitMechanism, SandboxSupport } from './types.js';
 
@@ -41,7 +42,28 @@ function probe(platform: NodeJS.Platform): SandboxSupport {
       limits,
     };
   }
-  return { program: 'bwrap', limits };
+  const perl = probePerl();
+  return { program: 'bwrap', limits, ...(perl ? { perl } : {}) };
+}
+
+/**
+ * The perl that runs a grant's network forwarder (forwarder-perl.ts): /usr/bin/perl (perl-base,
+ * Essential on Debian and Ubuntu), else perl on PATH, if it compiles the forwarder and its written-out
+ * constants are this machine's.
+ * Its absolute path, from the perl itself; undefined: Node runs the forwarder.
+ */
+function probePerl(): string | undefined {
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
+  for (const perl of ['/usr/bin/perl', 'perl']) {
+    // The whole program compiles, its constants are checked, then only its path is printed.
+    const run = spawnSync(perl, ['-e', `${PERL_FORWARDER_CHECK}${PERL_FORWARDER_SOURCE}`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    if (run.status === 0 && run.stdout.startsWith('/')) return run.stdout;
+  }
+  return undefined;
 }
 
 /**

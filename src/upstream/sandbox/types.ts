@@ -10,6 +10,8 @@ export interface SandboxSpec {
   maxProcesses?: number;
   /** Its own writable folder, created before it starts. */
   stateDir?: string;
+  /** Which program forwards a grant's network (tests and bench pick; default: perl where found). */
+  forwarder?: 'node' | 'perl';
 }
 
 /** How limits are enforced here: a cgroup v1 Carte creates, a systemd user scope, rlimits, or not at all. */
@@ -21,6 +23,8 @@ export interface SandboxSupport {
   program: string | null;
   why?: string;
   limits: LimitMechanism;
+  /** Linux: the perl that runs a grant's network forwarder (probed); absent: Node runs it. */
+  perl?: string;
 }
 
 /** A stdio command wrapped in its sandbox, with what to read and release when it stops. */

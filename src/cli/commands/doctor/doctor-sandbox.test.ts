@@ -13,13 +13,14 @@ describe('doctor: sandbox findings', () => {
         server('web', undefined),
         server('boxed', { network: ['a.com'], memoryMb: 256 }),
       ],
-      { program: 'bwrap', limits: 'cgroup-v1' },
+      { program: 'bwrap', limits: 'cgroup-v1', perl: '/usr/bin/perl' },
     );
     expect(findings).toEqual([
       {
         check: 'sandbox',
         ok: true,
-        detail: 'bwrap works here; limits: cgroup v1 groups Carte creates (memory, pids)',
+        detail:
+          'bwrap works here; network forwarder: Perl (/usr/bin/perl); limits: cgroup v1 groups Carte creates (memory, pids)',
       },
       {
         check: 'server open',
@@ -29,6 +30,13 @@ describe('doctor: sandbox findings', () => {
       },
       { check: 'server boxed', ok: true, detail: 'sandboxed; network: a.com; limits: memory 256 MiB' },
     ]);
+  });
+
+  it("without perl, says Carte's Node forwards a grant's network", () => {
+    const [first] = sandboxFindings([], { program: 'bwrap', limits: 'cgroup-v1' });
+    expect(first?.detail).toBe(
+      "bwrap works here; network forwarder: Carte's Node (no usable perl found; a grant starts slower); limits: cgroup v1 groups Carte creates (memory, pids)",
+    );
   });
 
   it('on macOS: sandbox-exec, no limits (no cgroups), and a server asking for limits will not start', () => {

@@ -9,7 +9,8 @@ const MECHANISMS = {
 } as const;
 
 /**
- * What doctor says of sandboxing: whether bubblewrap works here, which limit mechanism applies,
+ * What doctor says of sandboxing: whether bubblewrap works here (and which program forwards a
+ * grant's network), which limit mechanism applies,
  * and a warning for each enabled stdio server that runs with the user's full rights.
  */
 export function sandboxFindings(
@@ -21,7 +22,7 @@ export function sandboxFindings(
     {
       check: 'sandbox',
       ok: support.program !== null || asking.length === 0,
-      detail: `${support.program ? `${support.program} works here` : `no sandbox: ${support.why}`}; limits: ${MECHANISMS[support.limits]}`,
+      detail: `${support.program ? `${support.program} works here` : `no sandbox: ${support.why}`}${forwarderText(support)}; limits: ${MECHANISMS[support.limits]}`,
       ...(support.program
         ? {}
         : {
@@ -52,6 +53,12 @@ export function sandboxFindings(
     );
   }
   return findings;
+}
+
+/** Which program forwards a grant's network inside bubblewrap (docs/sandbox.md). */
+function forwarderText(support: SandboxSupport): string {
+  if (support.program !== 'bwrap') return '';
+  return `; network forwarder: ${support.perl ? `Perl (${support.perl})` : "Carte's Node (no usable perl found; a grant starts slower)"}`;
 }
 
 function limitsText(s: ServerSummary): string {
