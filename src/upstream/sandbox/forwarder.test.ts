@@ -9,7 +9,7 @@ import { PERL_FORWARDER_SOURCE } from './forwarder-perl.js';
 
 // Slow: spawns each forwarder (Node's and Perl's) outside any sandbox, on free ports of the host,
 // against a stand-in proxy on a unix socket that shows what the forwarder sent it. The real proxy
-// in bubblewrap: test/e2e/sandbox-forwarder.test.ts.
+// in bubblewrap: test/e2e/sandbox/sandbox-forwarder.test.ts.
 const hasPerl = spawnSync('/usr/bin/perl', ['-e', '0']).status === 0;
 if (!hasPerl) process.stderr.write('*** SKIPPED the Perl forwarder cases: no /usr/bin/perl ***\n');
 

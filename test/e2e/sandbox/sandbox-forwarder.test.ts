@@ -3,8 +3,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { launchSandboxed } from '../../src/upstream/sandbox/launch.js';
-import { probeSandbox } from '../../src/upstream/index.js';
+import { launchSandboxed } from '../../../src/upstream/sandbox/launch.js';
+import { probeSandbox } from '../../../src/upstream/index.js';
 
 // Slow: each network forwarder (Node's, Perl's) in bubblewrap, behind Carte's real allowlist
 // proxy: a granted local port reached by a plain connect, an ungranted one refused, a CONNECT
@@ -13,7 +13,7 @@ const hasBwrap = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', 'tr
 if (!hasBwrap) {
   if (process.env.CI) throw new Error('bwrap is missing or cannot create namespaces: install bubblewrap');
   process.stderr.write(
-    '*** SKIPPED test/e2e/sandbox-forwarder.test.ts: bwrap is missing (apt-get install bubblewrap) ***\n',
+    '*** SKIPPED test/e2e/sandbox/sandbox-forwarder.test.ts: bwrap is missing (apt-get install bubblewrap) ***\n',
   );
 }
 const hasPerl = hasBwrap && probeSandbox().perl !== undefined;
