@@ -24,7 +24,7 @@ type Pending = [value: unknown, weight: number];
  * than SAMPLE_ABOVE entries. A long string costs O(1) (its UTF-8 ratio is read from its first
  * 1,024 characters); a long array or object is sized from 32 evenly spaced entries scaled to its
  * length. So a 4 MB text result costs microseconds where JSON.stringify takes milliseconds
- * (docs/benchmarks.md, "Activity write").
+ * (docs/benchmarks-store.md, "Activity write").
  */
 export function estimateJsonBytes(value: unknown): number {
   let bytes = 0;

@@ -47,7 +47,7 @@ export type {
  * 90 days: at the hot list's 7-day half-life a 90-day-old call weighs 2^-12.9 (0.0001), so usage
  * older than that changes nothing but `carte tools --usage`. 200,000 rows (2,200 calls a day for
  * 90 days) is about 20 MB; the usage queries read every row, so their time grows with it: twice
- * the 100k-row times in docs/benchmarks.md ("Activity write") at most.
+ * the 100k-row times in docs/benchmarks-store.md ("Activity write") at most.
  */
 export const ACTIVITY_DEFAULTS: ActivityOptions = { retentionDays: 90, maxRows: 200_000 };
 

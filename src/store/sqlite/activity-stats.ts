@@ -119,7 +119,7 @@ export function nearestRank(sorted: ArrayLike<number>, p: number): number {
 
 // One statement, one pass: the medians are sorted in JS per tool. Measured on 100k rows, this is
 // faster than SQL's window functions (row_number() OVER (PARTITION BY key ORDER BY duration_ms))
-// plus a GROUP BY for the totals (docs/benchmarks.md, "Activity write"). With `since` the time
+// plus a GROUP BY for the totals (docs/benchmarks-store.md, "Activity write"). With `since` the time
 // index finds the range; without it the rows are scanned.
 /** Each tool's finished calls in the range, most called first. */
 export function usageByTool(db: Db, range: ActivityRange): ToolUsage[] {

@@ -65,7 +65,7 @@ export const MIGRATIONS: readonly string[] = [
   // One index, on time: pruning and time ranges. An index by tool was measured and left out: it
   // makes the hot-list query 2-3x faster but a write's mean cost 1.6-2.1x (its inserts land on
   // random pages, so WAL checkpoints copy more of them); writes are every call, the usage queries
-  // rare (docs/benchmarks.md, "Activity write").
+  // rare (docs/benchmarks-store.md, "Activity write").
   `CREATE TABLE activity (
      id INTEGER PRIMARY KEY,
      at INTEGER NOT NULL,
