@@ -125,7 +125,7 @@ export function oauthCallbackRoutes(deps: HttpDeps): Hono<HttpEnv> {
         'You may close this tab and try again from Carte.',
       ]);
     return page(c, 200, 'Signed in', [
-      `Signed in to ${quoted}. Carte uses this sign-in from now on.`,
+      `Signed in to ${quoted}: Carte makes its calls there with this account (yours alone on a server where each person links their own).`,
       'You may close this tab and go back to Carte or your agent.',
     ]);
   });
