@@ -1,5 +1,5 @@
 // Plain `call_tool` requests, answered without the SDK's server and transport
-// (docs/history/benchmarks-history.md, "Fifth pass"). A tools/call of `call_tool` with nothing to relay (no progress token, no `_meta`
+// (docs/history/benchmarks-history.md, "How we got here": the fifth pass). A tools/call of `call_tool` with nothing to relay (no progress token, no `_meta`
 // for the upstream), from a client that cannot be asked to confirm (no elicitation), that is not a
 // retry or a task, is answered as the SDK answers it, by the same `plainCallTool` its handler runs:
 // in the modern era a 2026-07-28 request whose headers agree with its body and whose `_meta` is the

@@ -1,4 +1,5 @@
-// A 2026-07-28 request's own log level (docs/mcp.md, "Logging"): that revision has no
+// A 2026-07-28 request's own log level (docs/mcp.md, "Logging and resource subscriptions"):
+// that revision has no
 // `logging/setLevel`; a request that wants log messages carries
 // `_meta["io.modelcontextprotocol/logLevel"]` (the SDK lifts it into `ctx.mcpReq.envelope`, having
 // checked it is a level), and they come back on that request's own stream.

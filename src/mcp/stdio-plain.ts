@@ -1,6 +1,6 @@
 // Plain `call_tool` requests on a 2025-era stdio connection, answered without the SDK's server
 // (docs/http.md, "Plain calls", has the HTTP face's; docs/history/benchmarks-history.md,
-// "Fifth pass"). Once the connection is pinned to the legacy era and its client has said, at initialize, that it cannot be
+// "How we got here": the fifth pass). Once the connection is pinned to the legacy era and its client has said, at initialize, that it cannot be
 // asked to confirm (no elicitation), a tools/call of `call_tool` with no `_meta` is run by the same
 // `plainCallTool` the handler runs and answered on the same transport. Everything else, and every
 // 2026-07-28 stdio connection, goes to the SDK as before. A client's notifications/cancelled for a

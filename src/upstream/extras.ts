@@ -1,5 +1,5 @@
 // An upstream's log level and resource subscriptions, in the era it speaks (docs/mcp.md,
-// "Logging" and "Resource subscriptions"). A 2025-era upstream takes `logging/setLevel` and
+// "Logging and resource subscriptions"). A 2025-era upstream takes `logging/setLevel` and
 // `resources/subscribe`; a 2026-07-28 one has no session to hold either: its subscriptions are
 // `subscriptions/listen` streams (one per URI here), and its log level travels in each request's
 // envelope: Carte sets it on the requests of a downstream that asked for log messages

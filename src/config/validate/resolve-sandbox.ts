@@ -11,7 +11,10 @@ export interface SandboxPlace extends TemplateContext {
   configPath?: string | undefined;
 }
 
-/** Hidden from every sandboxed server, under the home directory (docs/sandbox.md, "What is hidden"). */
+/**
+ * Hidden from every sandboxed server, under the home directory (docs/sandbox.md, "What a sandboxed
+ * server gets (Linux, bubblewrap)").
+ */
 export const BUILTIN_DENY_READ = [
   '.ssh',
   '.aws',

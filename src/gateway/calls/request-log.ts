@@ -1,4 +1,5 @@
-// Log messages of one 2026-07-28 request (docs/mcp.md, "Logging"). That revision has no session:
+// Log messages of one 2026-07-28 request (docs/mcp.md, "Logging and resource subscriptions").
+// That revision has no session:
 // a request asks for log messages with `_meta["io.modelcontextprotocol/logLevel"]`, and the
 // server sends those it emits for that request on the request's own stream. Carte forwards the
 // level on the upstream request and, while the request is in flight, relays the log messages of

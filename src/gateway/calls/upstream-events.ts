@@ -1,5 +1,5 @@
 // Upstream log messages and resource updates, relayed to the downstream sessions that want them
-// (docs/mcp.md, "Logging" and "Resource subscriptions"). One upstream connection serves every
+// (docs/mcp.md, "Logging and resource subscriptions"). One upstream connection serves every
 // session, so its log level is the most verbose any open session asked for, and each session
 // filters at its own; a resource is subscribed upstream while one session at least holds it.
 import { CarteError, operatorMessage } from '../../errors.js';

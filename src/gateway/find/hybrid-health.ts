@@ -6,7 +6,8 @@
  * the n-th failure (1 s, 2 s, 4 s … 5 min). Attempts never stop: a failed load costs little (an
  * import that fails fast, or one probe embedding), and giving up would need the restart this
  * avoids. Retries are driven by use (a search, `prepareSearch`, `carte doctor`), never by a timer,
- * so an idle gateway does no work and a zero delay cannot spin. See docs/search-providers.md, "Degrading".
+ * so an idle gateway does no work and a zero delay cannot spin. See docs/search-providers.md,
+ * "Degrading and healing".
  */
 export const HYBRID_RETRY = { baseMs: 1000, capMs: 300_000 } as const;
 

@@ -7,8 +7,8 @@ import { Policies } from './policies.js';
 import { CatalogMirror } from '../shared/catalog-mirror.js';
 import type { GatewayProject } from '../access/projects.js';
 
-// The quarantine's signature is read once per event-loop turn (docs/history/benchmarks-history.md, "The HTTP
-// face's per-call cost"), and a change by another connection is still noticed on the next turn.
+// The quarantine's signature is read once per event-loop turn (docs/history/benchmarks-history.md, "How we
+// got here": the third pass), and a change by another connection is still noticed on the next turn.
 
 const dirs: string[] = [];
 const stores: Store[] = [];

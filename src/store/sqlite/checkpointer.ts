@@ -1,5 +1,6 @@
 // WAL checkpoints on a worker thread with its own connection, for a long-running `carte serve`
-// (docs/history/benchmarks-history.md, "WAL checkpoints off the event loop"). A checkpoint's cost
+// (docs/history/benchmarks-history.md, "How we got here": WAL checkpoints off the event loop).
+// A checkpoint's cost
 // is mostly its fsyncs: after 2,000 audited calls (~6,300 WAL frames) one PASSIVE checkpoint took 63-84 ms of
 // wall time for 8 ms of CPU, and on the main thread every request waited through it once a
 // second. A PASSIVE checkpoint from another connection never blocks this one's writers (WAL).

@@ -1,7 +1,7 @@
 // Rate-limit counters (issue 40, item 5): hits per key (a token, a project, an address's failed
 // sign-ins) in fixed windows, and blocks on a key until a time. On SQLite they live in this
-// process's memory, not the file: one daemon serves a data dir's HTTP (docs/design.md, "one
-// process per machine"), and a write per request would contend with the audit's writes for the
+// process's memory, not the file: one daemon serves a data dir's HTTP (docs/design.md, "Protocol":
+// one process per machine), and a write per request would contend with the audit's writes for the
 // file's one write lock. PostgreSQL's replicas share them in tables (../pg/rates-repo.ts).
 
 /** What one hit answers: the window's hits so far (this one included), and a block still running on `blockKey`. */

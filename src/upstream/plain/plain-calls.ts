@@ -1,5 +1,6 @@
 // tools/call to a 2025-era stdio upstream without the client SDK's request machinery
-// (docs/history/benchmarks-history.md, "Seventh pass"). The SDK's request funnel costs a promise
+// (docs/history/benchmarks-history.md, "How we got here": the seventh pass).
+// The SDK's request funnel costs a promise
 // executor, an abort listener, a timeout record and a second promise per call; this sends the request on the same
 // transport under an id drawn from the SDK's own counter (so the wire is exactly what the SDK would
 // send, numbers and all, and no id is ever used twice), takes the response and its progress
