@@ -1,5 +1,7 @@
 import { cac, type CAC } from 'cac';
+import { resolve } from 'node:path';
 import { CarteError, ERROR_CODES, toCarteError } from '../errors.js';
+import { repeatGlobalFlags } from '../gateway/index.js';
 import { printActionHelp, type ActionHelps } from './shared/action-help.js';
 import { keepNegativeValues, valueOptions } from './shared/negative-values.js';
 import { AUDIT_ACTIONS, registerAudit } from './commands/audit.js';
@@ -91,6 +93,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     cli.parse(['node', 'carte', ...keepNegativeValues(argv, valueOptions(cli))], { run: false });
     if (cli.options.help) return printHelp(cli);
+    repeatGlobalFlags(globalFlagWords(cli.options));
     if (!cli.matchedCommand) {
       if (cli.args.length > 0)
         throw new CarteError('bad_input', `unknown command "${cli.args[0]}"; run carte --help`);
@@ -101,6 +104,14 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     process.exitCode = report(err);
   }
+}
+
+/** The `--config` and `--data-dir` this run was given, absolute: a command named in a message repeats them. */
+function globalFlagWords(options: Record<string, unknown>): string[] {
+  const words: string[] = [];
+  if (typeof options.config === 'string') words.push('--config', resolve(options.config));
+  if (typeof options.dataDir === 'string') words.push('--data-dir', resolve(options.dataDir));
+  return words;
 }
 
 /** `--help` anywhere: the action's help, the command's, or the whole CLI's; an unknown command is an error. */

@@ -198,4 +198,10 @@ export {
 } from './key-rotation.js';
 export { endSignIn, startSignIn, type EndedSignIn, type StartedSignIn } from './started-sign-in.js';
 export { CallbackDesk, type SignInOutcome } from '../upstream/index.js';
-export { urlOpener, loginCommand, type Revocation, type SignedIn } from '../upstream/index.js';
+export {
+  urlOpener,
+  loginCommand,
+  repeatGlobalFlags,
+  type Revocation,
+  type SignedIn,
+} from '../upstream/index.js';

@@ -28,4 +28,4 @@ export async function signIn(...args: Parameters<typeof signInNow>): ReturnType<
 export { CallbackDesk } from './oauth/callback-desk.js';
 export { revokeTokens, type Revocation } from './oauth/sign-out.js';
 export { urlOpener } from './oauth/open-url.js';
-export { loginCommand } from './oauth/login-command.js';
+export { loginCommand, repeatGlobalFlags } from './oauth/login-command.js';

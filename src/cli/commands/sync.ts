@@ -1,6 +1,6 @@
 import type { CAC } from 'cac';
 import { CarteError } from '../../errors.js';
-import { LOCAL_CALLER, type SyncReport } from '../../gateway/index.js';
+import { LOCAL_CALLER, loginCommand, type SyncReport } from '../../gateway/index.js';
 import { openApp, type GlobalFlags } from '../shared/app.js';
 import { count, formatTable, out, outJson } from '../shared/output.js';
 import { syncWithProgress } from '../shared/sync-progress.js';
@@ -27,7 +27,7 @@ export function registerSync(cli: CAC): void {
           const ids = signIn.map((r) => r.server);
           throw new CarteError(
             'needs_sign_in',
-            `${signIn.length} of ${count(reports.length, 'server')} need${signIn.length === 1 ? 's' : ''} a sign-in: ${ids.join(', ')}; run ${ids.map((id) => `\`carte auth login ${id}\``).join(', ')}`,
+            `${signIn.length} of ${count(reports.length, 'server')} need${signIn.length === 1 ? 's' : ''} a sign-in: ${ids.join(', ')}; run ${ids.map((id) => `\`${loginCommand(id)}\``).join(', ')}`,
           );
         }
         failed.push(...signIn);

@@ -1,6 +1,6 @@
 // `carte sync`'s progress on stderr, one line per server as each starts and ends; `serve`, `add`
 // and `register` sync the same way.
-import { LOCAL_CALLER, type Gateway, type SyncReport } from '../../gateway/index.js';
+import { LOCAL_CALLER, loginCommand, type Gateway, type SyncReport } from '../../gateway/index.js';
 import { count, note } from './output.js';
 
 /** Syncs with one progress line per server on stderr (shared by `sync`, `serve` and `add`). */
@@ -26,7 +26,7 @@ export async function syncWithProgress(
 
 function describeReport(r: SyncReport): string {
   if (r.status === 'needs_sign_in')
-    return `${r.server}: needs a sign-in after ${r.durationMs} ms; run \`carte auth login ${r.server}\``;
+    return `${r.server}: needs a sign-in after ${r.durationMs} ms; run \`${loginCommand(r.server)}\``;
   if (r.status === 'failed')
     return `${r.server}: failed after ${r.durationMs} ms: ${r.error ?? 'unknown error'}`;
   return `${r.server}: ${count(r.toolCount, 'tool')} (+${r.added} ~${r.changed} -${r.removed}) in ${r.durationMs} ms`;

@@ -5,7 +5,7 @@ import { CarteError, quote } from '../../errors.js';
 import type { VisibilityPolicy } from '../../policy/index.js';
 import type { Store, ToolRow } from '../../store/index.js';
 import type { CatalogMirror } from '../shared/catalog-mirror.js';
-import type { SandboxSpec } from '../../upstream/index.js';
+import { loginCommand, type SandboxSpec } from '../../upstream/index.js';
 import type { GatewayServer, SandboxView, ServerSummary } from '../shared/types.js';
 import type { ToolRows } from './tool-rows.js';
 import type { Upstreams } from './upstreams.js';
@@ -45,13 +45,9 @@ export async function lookupTool(store: Store, lookup: ToolLookup, key: string):
     if (row.status === 'needs_sign_in' && isPerUser(servers.get(serverId)!))
       throw perUserSignInNeeded(serverId, undefined, `${head} nobody has linked their account yet`);
     if (row.status === 'needs_sign_in')
-      throw new CarteError(
-        'needs_sign_in',
-        `${head} it needs a sign-in; run \`carte auth login ${serverId}\``,
-        {
-          details: { server: serverId, signIn: `carte auth login ${serverId}` },
-        },
-      );
+      throw new CarteError('needs_sign_in', `${head} it needs a sign-in; run \`${loginCommand(serverId)}\``, {
+        details: { server: serverId, signIn: loginCommand(serverId) },
+      });
     if (row.status !== 'failed')
       throw new CarteError('unknown_tool', `${head} it has not been discovered yet; run \`carte sync\``);
     // Why discovery failed may quote a command line or a path: only the operator reads it.

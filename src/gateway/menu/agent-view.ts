@@ -1,5 +1,6 @@
 // What an agent is shown of a server: what it can act on, and nothing of the operator's machine
 // (no command line, URL, path, env, header, connection counters or raw error text: issue 13).
+import { loginCommand } from '../../upstream/index.js';
 import { isPerUser } from '../shared/types.js';
 import type { AgentServer, GatewayServer, ServerSummary } from '../shared/types.js';
 
@@ -10,7 +11,7 @@ function unusableReason(s: ServerSummary, server: GatewayServer | undefined): st
   if ((s.state === 'needs_sign_in' || s.status === 'needs_sign_in') && server && isPerUser(server))
     return "has per-user sign-in and nobody has linked their account yet; link yours by calling it from an MCP client that supports URL elicitation, or with Link my account on the Servers page of Carte's web menu";
   if (s.state === 'needs_sign_in' || s.status === 'needs_sign_in')
-    return `needs a sign-in; ask the operator to run \`carte auth login ${s.id}\``;
+    return `needs a sign-in; ask the operator to run \`${loginCommand(s.id)}\``;
   if (s.toolCount === 0 && s.status === 'never') return 'not discovered yet';
   if (s.toolCount === 0 && s.status === 'failed') return 'discovery failed; ask the operator';
   if (s.state === 'failed') return 'failing to start; calls fail until it recovers';

@@ -50,7 +50,10 @@ describe('carte auth with the SDK example OAuth server', () => {
   it('sync says needs_sign_in and names carte auth login', async () => {
     const r = await carte('sync');
     expect(r.code).toBe(77);
-    expect(r.stderr).toContain('carte: 1 of 1 server needs a sign-in: notes; run `carte auth login notes`');
+    // The command named repeats the run's --config and --data-dir: it signs in to the same store.
+    expect(r.stderr).toContain(
+      `carte: 1 of 1 server needs a sign-in: notes; run \`carte auth login notes --config ${CONFIG} --data-dir ${DATA}\``,
+    );
     expect(r.stdout).toMatch(/notes\s+needs_sign_in/);
     expect(r.stderr).not.toMatch(/SSE/);
   });
@@ -91,7 +94,7 @@ describe('carte auth with the SDK example OAuth server', () => {
   it('auth logout forgets the sign-in; the next sync needs one again', async () => {
     const out = await carte('auth', 'logout', 'notes');
     expect(out.stdout).toBe(
-      'signed out of "notes": the server offers no revocation, and Carte forgot them; `carte auth login notes` signs in again\n',
+      `signed out of "notes": the server offers no revocation, and Carte forgot them; \`carte auth login notes --config ${CONFIG} --data-dir ${DATA}\` signs in again\n`,
     );
     const r = await carte('sync');
     expect(r.code).toBe(77);
