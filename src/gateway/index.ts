@@ -183,7 +183,6 @@ export {
   signInToServer,
   signOutOfServer,
   signInStates,
-  ownLink,
   upstreamAuthStatus,
   type OwnLink,
   type SignInSite,

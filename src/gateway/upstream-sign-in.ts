@@ -2,7 +2,7 @@
 // The flow itself is upstream/oauth's; this file finds the server, keeps its record in the store
 // and makes the running gateway use the new sign-in at once (a fresh connection, a sync).
 import { CarteError, toCarteError } from '../errors.js';
-import type { Store } from '../store/index.js';
+import type { Store, UpstreamAuthMeta } from '../store/index.js';
 import {
   revokeTokens,
   signIn,
@@ -142,36 +142,44 @@ export async function upstreamAuthStatus(
   now: number = Date.now(),
 ): Promise<UpstreamAuthStatus[]> {
   const servers = ids ? ids.map((id) => remoteServer(site.gateway, id)) : remoteServers(site.gateway);
-  const all = await site.store.upstreamAuth.list();
+  return statusesOf(site.gateway, servers, await site.store.upstreamAuth.list(), now);
+}
+
+function statusesOf(
+  gateway: Gateway,
+  servers: readonly RemoteServer[],
+  all: readonly UpstreamAuthMeta[],
+  now: number,
+): UpstreamAuthStatus[] {
   const metas = new Map(all.filter((m) => !m.subject).map((m) => [m.serverId, m]));
   const linkedTo = (id: string) => all.filter((m) => m.serverId === id && m.subject).length;
-  const rows = new Map(site.gateway.listServers(LOCAL_CALLER).map((s) => [s.id, s]));
+  const rows = new Map(gateway.listServers(LOCAL_CALLER).map((s) => [s.id, s]));
   return servers.map((s) => {
     const meta = metas.get(s.id);
-    const expired = meta?.expiresAt != null && meta.expiresAt <= now && !meta.refreshable;
-    const needs = rows.get(s.id)?.status === 'needs_sign_in';
+    const { expired, ...facts } = shownFacts(meta, now);
     const perUser = isPerUser(s);
-    const state = perUser
-      ? 'per_user'
-      : needs
-        ? 'needs_sign_in'
-        : meta
-          ? expired
-            ? 'expired'
-            : 'signed_in'
-          : 'not_needed';
+    let state: UpstreamAuthStatus['state'] = meta ? (expired ? 'expired' : 'signed_in') : 'not_needed';
+    if (rows.get(s.id)?.status === 'needs_sign_in') state = 'needs_sign_in';
+    if (perUser) state = 'per_user';
     return {
       server: s.id,
       state,
       identity: perUser ? 'per-user' : 'shared',
       linked: perUser ? linkedTo(s.id) : 0,
-      grant:
-        s.target.kind === 'remote' ? (s.target.oauth?.grant ?? 'authorization_code') : 'authorization_code',
-      scope: meta?.scope ?? null,
-      expiresAt: meta?.expiresAt != null ? new Date(meta.expiresAt).toISOString() : null,
-      refreshable: meta?.refreshable ?? false,
+      grant: s.target.oauth?.grant ?? 'authorization_code',
+      ...facts,
     };
   });
+}
+
+/** A stored sign-in's clear facts as shown (expiry in ISO 8601), and whether it ran out for good. */
+function shownFacts(meta: UpstreamAuthMeta | undefined, now: number) {
+  return {
+    expired: meta?.expiresAt != null && meta.expiresAt <= now && !meta.refreshable,
+    scope: meta?.scope ?? null,
+    expiresAt: meta?.expiresAt != null ? new Date(meta.expiresAt).toISOString() : null,
+    refreshable: meta?.refreshable ?? false,
+  };
 }
 
 /**
@@ -187,38 +195,40 @@ export interface OwnLink {
   refreshable: boolean;
 }
 
-/** Whether the caller has linked their own account to per-user server `id`, from the clear columns only. */
-export async function ownLink(
-  site: SignInSite,
+/** A caller's own link to per-user server `id` among the stored sign-ins (clear columns only). */
+function ownLinkIn(
+  all: readonly UpstreamAuthMeta[],
   caller: CallerContext,
   id: string,
-  now: number = Date.now(),
-): Promise<OwnLink> {
-  const none = { scope: null, expiresAt: null, refreshable: false };
-  if (!isPerUser(remoteServer(site.gateway, id)))
-    throw new CarteError('bad_input', `server "${id}" has one shared sign-in, not per-user links`);
-  if (!caller.subject) return { state: 'no_subject', ...none };
-  const meta = (await site.store.upstreamAuth.list()).find(
-    (m) => m.serverId === id && m.subject === caller.subject,
-  );
-  if (!meta) return { state: 'not_linked', ...none };
-  const expired = meta.expiresAt != null && meta.expiresAt <= now && !meta.refreshable;
-  return {
-    state: expired ? 'expired' : 'linked',
-    scope: meta.scope,
-    expiresAt: meta.expiresAt != null ? new Date(meta.expiresAt).toISOString() : null,
-    refreshable: meta.refreshable,
-  };
+  now: number,
+): OwnLink {
+  const meta = caller.subject
+    ? all.find((m) => m.serverId === id && m.subject === caller.subject)
+    : undefined;
+  const { expired, ...facts } = shownFacts(meta, now);
+  const state = !caller.subject ? 'no_subject' : !meta ? 'not_linked' : expired ? 'expired' : 'linked';
+  return { state, ...facts };
 }
 
-/** The sign-in state of each remote server among `ids` (the others are left out), by id. */
+/**
+ * The sign-in state of each remote server among `ids` (the others are left out), by id, with the
+ * caller's own link on a per-user one: one read of the stored sign-ins for them all.
+ */
 export async function signInStates(
   site: SignInSite,
   ids: readonly string[],
-): Promise<Map<string, UpstreamAuthStatus>> {
-  const remote = ids.filter((id) => site.gateway.server(id).target.kind === 'remote');
+  caller: CallerContext,
+  now: number = Date.now(),
+): Promise<Map<string, { auth: UpstreamAuthStatus; you?: OwnLink }>> {
+  const remote = ids.map((id) => site.gateway.server(id)).filter(isRemote);
   if (remote.length === 0) return new Map();
-  return new Map((await upstreamAuthStatus(site, remote)).map((s) => [s.server, s]));
+  const all = await site.store.upstreamAuth.list();
+  return new Map(
+    statusesOf(site.gateway, remote, all, now).map((auth) => [
+      auth.server,
+      auth.state === 'per_user' ? { auth, you: ownLinkIn(all, caller, auth.server, now) } : { auth },
+    ]),
+  );
 }
 
 type RemoteServer = GatewayServer & { target: { kind: 'remote' } };
@@ -237,5 +247,7 @@ function remoteServers(gateway: Gateway): RemoteServer[] {
   return gateway
     .listServers(LOCAL_CALLER)
     .map((s) => gateway.server(s.id))
-    .filter((s): s is RemoteServer => s.target.kind === 'remote');
+    .filter(isRemote);
 }
+
+const isRemote = (s: GatewayServer): s is RemoteServer => s.target.kind === 'remote';

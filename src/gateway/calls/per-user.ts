@@ -4,6 +4,7 @@
 // apart from the shared pool (upstreams.ts), which ordinary servers use unchanged: one connection
 // per (server, subject), closed after PER_USER_IDLE_MS unused, at most PER_USER_MAX_CONNECTIONS
 // (the least recently used is closed first).
+import { REDACTED } from '../../config/index.js';
 import { CarteError, operatorMessage, toCarteError } from '../../errors.js';
 import type { Store } from '../../store/index.js';
 import {
@@ -121,7 +122,7 @@ export async function withoutTokensOf(
   const secrets = [record?.tokens?.access_token, record?.tokens?.refresh_token].filter(
     (t): t is string => typeof t === 'string' && t.length > 0,
   );
-  const cut = (text: string) => secrets.reduce((t, s) => t.split(s).join('[redacted]'), text);
+  const cut = (text: string) => secrets.reduce((t, s) => t.split(s).join(REDACTED), text);
   if (!(err instanceof Error) || !secrets.some((s) => `${err.message}${operatorMessage(err)}`.includes(s)))
     return err;
   if (!(err instanceof CarteError)) return new Error(cut(err.message));

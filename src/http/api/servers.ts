@@ -7,7 +7,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { CarteError, quote } from '../../errors.js';
 import {
-  ownLink,
   requireScope,
   scopeAllows,
   signInStates,
@@ -146,14 +145,12 @@ export function registerServers(app: OpenAPIHono<HttpEnv>, deps: HttpDeps): void
     const signIns = await signInStates(
       deps,
       seen.map((s) => s.id),
+      caller,
     );
-    const own = new Map<string, OwnLink>();
-    for (const auth of signIns.values())
-      if (auth.state === 'per_user') own.set(auth.server, await ownLink(deps, caller, auth.server));
     const servers = seen.map((s) => {
       const o = ops?.get(s.id);
       const auth = signIns.get(s.id);
-      const signIn = auth === undefined ? {} : { signIn: signInView(auth, o !== undefined, own.get(s.id)) };
+      const signIn = auth === undefined ? {} : { signIn: signInView(auth.auth, o !== undefined, auth.you) };
       if (o === undefined) return { ...s, ...signIn };
       const { enabled, status, state, connected, activeCalls, queuedCalls, lastError } = o;
       const extra = { enabled, status, state, connected, activeCalls, queuedCalls, lastError };
