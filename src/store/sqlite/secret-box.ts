@@ -68,7 +68,8 @@ export function secretBox(source: SecretKeySource = {}): SecretBox {
       const parts = sealed.split('.');
       const [version] = parts;
       if (version === 'v2' && parts.length === 5) {
-        const key = [keys.current(), ...keys.previous()].find((k) => k.id === parts[1]);
+        const current = keys.current(); // the previous keys (a file to stat) only when it is not
+        const key = current.id === parts[1] ? current : keys.previous().find((k) => k.id === parts[1]);
         if (!key) throw cannotOpen(context);
         return decrypt(key, parts.slice(2), context);
       }
