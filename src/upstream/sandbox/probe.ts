@@ -42,9 +42,17 @@ function probe(platform: NodeJS.Platform): SandboxSupport {
       limits,
     };
   }
-  const perl = probePerl();
-  return { program: 'bwrap', limits, ...(perl ? { perl } : {}) };
+  // Probed on first read: only a server with a network grant (or doctor) needs a forwarder.
+  return {
+    program: 'bwrap',
+    limits,
+    get perl() {
+      return (perlProbed ??= { path: probePerl() }).path;
+    },
+  };
 }
+
+let perlProbed: { path: string | undefined } | undefined;
 
 /**
  * The perl that runs a grant's network forwarder (forwarder-perl.ts): /usr/bin/perl (perl-base,
